@@ -1,0 +1,73 @@
+"""The analyzer's entry points: everything the CLI and the language server call.
+
+`analyze` never imports TensorFlow or the analysed code; it parses with `ast` and runs the
+gradient data-flow model, then asks each enabled rule for diagnostics.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from .diagnostics import Diagnostic, Edit, Fix
+
+# Filled in by the engine (rules/engine.py); kept as a seam so the CLI can be built and tested
+# independently of it.
+
+
+def analyze(source: str, path: str = "<stdin>", *, enabled: Callable[[str], bool] | None = None) -> list[Diagnostic]:
+    """Diagnostics for one Python source text, sorted by position.
+
+    `enabled(code)` filters rules (selection, ignores); suppression comments are applied here too.
+    A source that does not parse raises `SyntaxError` (the CLI reports it as E999; the server
+    keeps the last good diagnostics while the user types).
+    """
+    from .engine import analyze_source
+
+    return analyze_source(source, path, enabled=enabled)
+
+
+def apply_edits(source: str, edits: Sequence[Edit]) -> str:
+    """Apply non-overlapping edits to `source`; edits are 1-based lines, character columns."""
+    lines = source.splitlines(keepends=True)
+    starts = [0]
+    for line in lines:
+        starts.append(starts[-1] + len(line))
+
+    def offset(line: int, col: int) -> int:
+        if line - 1 >= len(lines):
+            return len(source)
+        return starts[line - 1] + col
+
+    out = source
+    for edit in sorted(edits, key=lambda e: (e.span.line, e.span.col), reverse=True):
+        begin = offset(edit.span.line, edit.span.col)
+        end = offset(edit.span.end_line, edit.span.end_col)
+        out = out[:begin] + edit.new_text + out[end:]
+    return out
+
+
+def apply_fixes(source: str, fixes: Sequence[Fix]) -> str:
+    """Apply several fixes at once, skipping any whose edits overlap an earlier one's."""
+    taken: list[Edit] = []
+    for fix in fixes:
+        if any(_conflict(e, t) for e in fix.edits for t in taken):
+            continue
+        taken.extend(fix.edits)
+    return apply_edits(source, _dedupe(taken))
+
+
+def _conflict(a: Edit, b: Edit) -> bool:
+    if a == b:
+        return False  # the same edit twice (e.g. one import added for two fixes) is applied once
+    return a.span.overlaps(b.span) or a.span == b.span
+
+
+def _dedupe(edits: list[Edit]) -> list[Edit]:
+    # Two fixes may both add `import tensorflow as tf` at the same place: keep one.
+    seen: set[tuple] = set()
+    out = []
+    for edit in edits:
+        key = (edit.span, edit.new_text)
+        if key not in seen:
+            seen.add(key)
+            out.append(edit)
+    return out

@@ -1,0 +1,84 @@
+"""The analyzer's output: diagnostics, their fixes and the text edits of those fixes.
+
+Positions are 1-based lines and 0-based *character* columns (not UTF-8 bytes), end exclusive.
+Everything here is plain data so that the CLI, the JSON/SARIF writers and the language server
+can share it without knowing how it was computed.
+"""
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+
+
+class Severity(str, enum.Enum):
+    ERROR = "error"      # every path to the sink is cut: TensorFlow raises or returns all None
+    WARNING = "warning"  # some variables get no gradient, or training is silently wrong
+    INFO = "info"        # advice
+
+    @property
+    def rank(self) -> int:
+        return {"error": 0, "warning": 1, "info": 2}[self.value]
+
+
+class Safety(str, enum.Enum):
+    SAFE = "safe"        # keeps the program's meaning apart from restoring the gradient
+    UNSAFE = "unsafe"    # changes behaviour or types; review before applying
+
+
+@dataclass(frozen=True, order=True)
+class Span:
+    line: int
+    col: int
+    end_line: int
+    end_col: int
+
+    def contains(self, other: "Span") -> bool:
+        return (self.line, self.col) <= (other.line, other.col) and (other.end_line, other.end_col) <= (
+            self.end_line,
+            self.end_col,
+        )
+
+    def overlaps(self, other: "Span") -> bool:
+        return (self.line, self.col) < (other.end_line, other.end_col) and (other.line, other.col) < (
+            self.end_line,
+            self.end_col,
+        )
+
+
+@dataclass(frozen=True)
+class Edit:
+    span: Span
+    new_text: str
+
+
+@dataclass(frozen=True)
+class Fix:
+    title: str
+    safety: Safety
+    edits: tuple[Edit, ...]
+    # The fix that brings the gradient back is preferred over one that only moves the problem.
+    preferred: bool = False
+
+
+@dataclass(frozen=True)
+class Related:
+    span: Span
+    message: str
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    code: str
+    severity: Severity
+    message: str
+    span: Span
+    related: tuple[Related, ...] = ()
+    fixes: tuple[Fix, ...] = field(default=(), compare=False)
+
+    @property
+    def fix(self) -> Fix | None:
+        """The fix to apply when only one can be: the preferred one, else the first."""
+        for fix in self.fixes:
+            if fix.preferred:
+                return fix
+        return self.fixes[0] if self.fixes else None

@@ -1,0 +1,61 @@
+"""Source text with the position conversions every rule and fix needs.
+
+`ast` reports columns as UTF-8 byte offsets; diagnostics and edits use character columns.
+"""
+from __future__ import annotations
+
+import ast
+from functools import cached_property
+
+from .diagnostics import Span
+from .imports import Imports
+
+
+class Document:
+    def __init__(self, source: str, path: str = "<stdin>") -> None:
+        self.source = source
+        self.path = path
+        self.lines = source.splitlines(keepends=True) or [""]
+
+    @cached_property
+    def tree(self) -> ast.Module:
+        return ast.parse(self.source, filename=self.path, type_comments=False)
+
+    @cached_property
+    def imports(self) -> Imports:
+        return Imports(self.tree)
+
+    def _char_col(self, line: int, byte_col: int) -> int:
+        if line - 1 >= len(self.lines):
+            return 0
+        text = self.lines[line - 1]
+        if text.isascii():
+            return byte_col
+        return len(text.encode("utf-8")[:byte_col].decode("utf-8", errors="replace"))
+
+    def span(self, node: ast.AST) -> Span:
+        end_line = node.end_lineno or node.lineno
+        end_col = node.end_col_offset if node.end_col_offset is not None else node.col_offset
+        return Span(
+            node.lineno,
+            self._char_col(node.lineno, node.col_offset),
+            end_line,
+            self._char_col(end_line, end_col),
+        )
+
+    def text(self, node: ast.AST) -> str:
+        return ast.get_source_segment(self.source, node) or ""
+
+    def short(self, node: ast.AST, limit: int = 48) -> str:
+        """The expression's source on one line, shortened for messages."""
+        text = " ".join(self.text(node).split())
+        return text if len(text) <= limit else text[: limit - 1] + "…"
+
+    def line_indent(self, line: int) -> str:
+        text = self.lines[line - 1] if line - 1 < len(self.lines) else ""
+        return text[: len(text) - len(text.lstrip())]
+
+    @property
+    def newline(self) -> str:
+        first = self.lines[0]
+        return "\r\n" if first.endswith("\r\n") else "\n"

@@ -1,0 +1,110 @@
+"""Turns an `Analysis` into diagnostics: the shared break report plus every check rule.
+
+A break is reported when, at a sink, some differentiated origin has no live path left and at
+least one of its paths was cut by that break: `error` when no differentiated origin keeps a
+gradient (TensorFlow raises or returns all None), `warning` when others still do.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .diagnostics import Diagnostic, Related, Severity, Span
+from .engine import Analysis, Sink
+from .registry import all_rules
+from .rule import BreakRule, CheckRule
+from .values import Cut, Grad, Origin
+
+
+@dataclass
+class OriginStatus:
+    live: list[Grad] = field(default_factory=list)     # paths the sink's tape can differentiate
+    cuts: list[Cut] = field(default_factory=list)      # paths cut by a break
+    untaped: list[Grad] = field(default_factory=list)  # paths the tape never recorded
+
+
+def sink_status(sink: Sink) -> dict[Origin, OriginStatus]:
+    """For each differentiated origin of a sink, how its paths reach the target."""
+    status: dict[Origin, OriginStatus] = {o: OriginStatus() for o in differentiated(sink)}
+    for grad in sink.target.live:
+        if grad.origin in status:
+            bucket = status[grad.origin].live if tape_records(sink, grad) else status[grad.origin].untaped
+            bucket.append(grad)
+    for cut in sink.target.cut:
+        if cut.grad.origin in status and tape_records(sink, cut.grad):
+            status[cut.grad.origin].cuts.append(cut)
+    return status
+
+
+def differentiated(sink: Sink) -> set[Origin]:
+    if sink.sources is not None:
+        return set().union(*(item.origins for item in sink.sources))
+    return {g.origin for g in sink.target.live} | {c.grad.origin for c in sink.target.cut}
+
+
+def tape_records(sink: Sink, grad: Grad) -> bool:
+    return sink.tape is None or grad.tapes is None or sink.tape.id in grad.tapes
+
+
+def dead_severity(status: dict[Origin, OriginStatus]) -> Severity:
+    """`error` when no differentiated origin keeps a gradient, else `warning`."""
+    return Severity.WARNING if any(s.live for s in status.values()) else Severity.ERROR
+
+
+def sink_phrase(sink: Sink, dead: list[Origin], partial: bool) -> str:
+    names = ", ".join(f"`{o.variables_text()}`" for o in dead)
+    if sink.kind == "loss-function":
+        return f"{sink.label} returns a loss with no gradient for {names}"
+    tail = " (other variables still get theirs)" if partial else ""
+    return f"the loss given to {sink.label} gets no gradient for {names}{tail}"
+
+
+def break_diagnostics(analysis: Analysis, rules: dict[str, BreakRule]) -> list[Diagnostic]:
+    out: list[Diagnostic] = []
+    doc = analysis.doc
+    for sink in analysis.sinks:
+        status = sink_status(sink)
+        severity = dead_severity(status)
+        dead = [o for o, s in status.items() if not s.live and s.cuts]
+        for origin in dead:
+            for cut in _distinct_breaks(status[origin].cuts):
+                rule = rules[cut.brk.code]
+                brk = cut.brk
+                where = f" inside a helper (line {brk.span.line})" if brk.via else ""
+                message = (
+                    f"`{brk.value_text}` ({origin.describe()}) {rule.verb} {brk.label}{where}; "
+                    + sink_phrase(sink, [origin], severity == Severity.WARNING)
+                )
+                related = [Related(cut.grad.site, f"`{origin.name}` starts the gradient here")]
+                if brk.via:
+                    related.append(Related(brk.span, f"{brk.label} cuts the gradient here"))
+                related.append(Related(doc.span(sink.node), f"the loss reaches {sink.label.split(' on ')[0]} here"))
+                fixes = () if brk.via else tuple(rule.fixes(brk, doc))
+                out.append(Diagnostic(brk.code, severity, message, brk.via or brk.span, tuple(related), fixes))
+    return out
+
+
+def _distinct_breaks(cuts: list[Cut]) -> list[Cut]:
+    seen: dict[tuple[Span, Span | None], Cut] = {}
+    for cut in sorted(cuts, key=lambda c: (c.brk.span, c.brk.code)):
+        seen.setdefault((cut.brk.span, cut.brk.via), cut)
+    return list(seen.values())
+
+
+def diagnostics_for(analysis: Analysis) -> list[Diagnostic]:
+    rules = all_rules()
+    break_rules = {r.code: r() for r in rules if issubclass(r, BreakRule)}
+    found = break_diagnostics(analysis, break_rules)
+    for rule in rules:
+        if issubclass(rule, CheckRule):
+            found.extend(rule().check(analysis))
+    return _deduplicated(found)
+
+
+def _deduplicated(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
+    """One diagnostic per (code, range): the most severe one, when several sinks see a break."""
+    best: dict[tuple[str, Span], Diagnostic] = {}
+    for diagnostic in diagnostics:
+        key = (diagnostic.code, diagnostic.span)
+        if key not in best or diagnostic.severity.rank < best[key].severity.rank:
+            best[key] = diagnostic
+    return sorted(best.values(), key=lambda d: (d.span, d.code))
