@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from .diagnostics import Diagnostic, Edit, Fix
+from .diagnostics import Diagnostic, Edit, Fix, Safety
 
 # Filled in by the engine (rules/engine.py); kept as a seam so the CLI can be built and tested
 # independently of it.
@@ -71,3 +71,28 @@ def _dedupe(edits: list[Edit]) -> list[Edit]:
             seen.add(key)
             out.append(edit)
     return out
+
+
+def fix_source(
+    source: str,
+    path: str = "<stdin>",
+    *,
+    unsafe: bool = False,
+    enabled: Callable[[str], bool] | None = None,
+    max_rounds: int = 10,
+) -> str:
+    """Apply fixes until none is left (a fix may uncover the next break): what `--fix` does."""
+    for _ in range(max_rounds):
+        fixes = [fix for d in analyze(source, path, enabled=enabled) if (fix := chosen_fix(d, unsafe))]
+        fixed = apply_fixes(source, fixes) if fixes else source
+        if fixed == source:
+            break
+        source = fixed
+    return source
+
+
+def chosen_fix(diagnostic: Diagnostic, unsafe: bool) -> Fix | None:
+    """The fix `--fix` applies: the preferred one, or the first safe one without `--unsafe-fixes`."""
+    if unsafe:
+        return diagnostic.fix
+    return next((f for f in diagnostic.fixes if f.safety is Safety.SAFE), None)

@@ -59,3 +59,15 @@ class Document:
     def newline(self) -> str:
         first = self.lines[0]
         return "\r\n" if first.endswith("\r\n") else "\n"
+
+    def short_span(self, span, limit: int = 48) -> str:
+        """The source text of a span on one line, shortened for messages."""
+        lines = self.lines[span.line - 1: span.end_line]
+        if not lines:
+            return ""
+        if len(lines) == 1:
+            text = lines[0][span.col: span.end_col]
+        else:
+            text = lines[0][span.col:] + "".join(lines[1:-1]) + lines[-1][: span.end_col]
+        text = " ".join(text.split())
+        return text if len(text) <= limit else text[: limit - 1] + "…"

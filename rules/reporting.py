@@ -35,6 +35,11 @@ def sink_status(sink: Sink) -> dict[Origin, OriginStatus]:
     return status
 
 
+def live_elsewhere(sink: Sink, status: dict[Origin, OriginStatus]) -> bool:
+    """The loss does get a gradient from some model the sink was not asked about."""
+    return any(g.origin not in status and tape_records(sink, g) for g in sink.target.live)
+
+
 def differentiated(sink: Sink) -> set[Origin]:
     if sink.sources is not None:
         return set().union(*(item.origins for item in sink.sources))

@@ -50,6 +50,10 @@ class BreakRule(Rule):
     def match(self, site) -> str | None:
         raise NotImplementedError
 
+    def value_node(self, site):
+        """The expression named in the message as the value that loses its gradient (None: default)."""
+        return None
+
     def cut_inputs(self, site) -> list:
         """The values whose gradient the step cuts; the rest pass through untouched."""
         return site.inputs()
