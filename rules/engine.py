@@ -40,6 +40,7 @@ _TENSOR_ATTRS_WITHOUT_GRADIENT = {"shape", "dtype", "ndim", "name", "device", "s
 _VARIABLE_ATTRS = {"trainable_variables", "trainable_weights", "variables", "weights"}
 _PREDICT_METHODS = {"predict", "predict_on_batch", "predict_step"}
 _GRADIENT_METHODS = {"gradient", "jacobian", "batch_jacobian"}
+_COLLECTION_ADDERS = {"append", "extend", "insert", "add", "appendleft", "update"}
 
 
 @dataclass
@@ -739,12 +740,22 @@ class Engine:
         special = self._special_call(site, callee, frame)
         if special is not None:
             return special
+        if method in _COLLECTION_ADDERS and isinstance(func, ast.Attribute):
+            self._add_to_collection(func.value, site, frame)
         if receiver is not None and receiver.kind == Kind.MODEL and method in _PREDICT_METHODS:
             site.receiver = self._model_output(receiver, node, frame)
         broken = self._apply_breaks(site, None, frame)
         if broken is not None:
             return broken
         return self._ordinary_call(site, callee, frame)
+
+    def _add_to_collection(self, node: ast.AST, site: Site, frame: Frame) -> None:
+        """`history.append(q)`: the list now holds whatever `q` carries."""
+        key = self._target_key(node)
+        added = [v for v in site.args if v.live or v.cut]
+        if key is not None and added:
+            old = frame.lookup(key) or UNKNOWN
+            frame.env[key] = replace(join([old, *added]), kind=old.kind, items=None)
 
     def _callee_attribute(self, func: ast.Attribute, frame: Frame) -> Value:
         key = self._target_key(func)

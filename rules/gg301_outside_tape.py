@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from .diagnostics import Diagnostic, Related
-from .reporting import dead_severity, live_elsewhere, sink_phrase, sink_status
+from .reporting import dead_severity, only_target_untaped, sink_phrase, sink_status
 from .rule import CheckRule
 
 
@@ -53,11 +53,11 @@ grads = tape.gradient(loss, model.trainable_variables)
                 continue
             status = sink_status(sink)
             severity = dead_severity(status)
-            if live_elsewhere(sink, status):
-                continue  # the wrong variables were asked for: GG302's business
             for origin, paths in status.items():
                 if paths.live or paths.cuts or not paths.untaped or origin in rebound:
                     continue
+                if only_target_untaped(sink, status, paths):
+                    continue  # the wrong variables were asked for: GG302's business
                 grad = min(paths.untaped, key=lambda g: g.dropped_at or g.site)
                 where = grad.dropped_at or grad.site
                 text = analysis.doc.short_span(where)

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from .diagnostics import Diagnostic, Related, Safety
 from .fixes import make_fix, replace
-from .reporting import dead_severity, live_elsewhere, sink_status, tape_records
+from .reporting import dead_severity, only_target_untaped, sink_status, tape_records
 from .rule import CheckRule
 
 
@@ -64,13 +64,12 @@ grads = tape.gradient(loss, model.trainable_variables)
                 continue
             status = sink_status(sink)
             severity = dead_severity(status)
-            # A constant computed from this model outside the tape does not count as touching it
-            # when the loss is clearly built from another model.
-            untaped_counts = not live_elsewhere(sink, status)
             for item in sink.sources:
                 for origin in sorted(item.origins, key=lambda o: o.name):
                     paths = status[origin]
-                    if paths.live or paths.cuts or (paths.untaped and untaped_counts) or origin.integer:
+                    if paths.live or paths.cuts or origin.integer:
+                        continue
+                    if paths.untaped and not only_target_untaped(sink, status, paths):
                         continue
                     message = (f"the loss given to {sink.label} never uses `{origin.name}`, so the gradient for "
                                f"`{doc.short(item.node)}` is None")

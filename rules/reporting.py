@@ -40,6 +40,12 @@ def live_elsewhere(sink: Sink, status: dict[Origin, OriginStatus]) -> bool:
     return any(g.origin not in status and tape_records(sink, g) for g in sink.target.live)
 
 
+def only_target_untaped(sink: Sink, status: dict[Origin, OriginStatus], paths: OriginStatus) -> bool:
+    """The model's only use is a TD target computed before the tape, while the loss is built from
+    another model: the wrong variables were asked for (GG302), not a forward pass outside (GG301)."""
+    return all(g.bootstrap for g in paths.untaped) and live_elsewhere(sink, status)
+
+
 def differentiated(sink: Sink) -> set[Origin]:
     if sink.sources is not None:
         return set().union(*(item.origins for item in sink.sources))
@@ -70,22 +76,32 @@ def break_diagnostics(analysis: Analysis, rules: dict[str, BreakRule]) -> list[D
         status = sink_status(sink)
         severity = dead_severity(status)
         dead = [o for o, s in status.items() if not s.live and s.cuts]
-        for origin in dead:
+        for origin in dead + _target_only(status):
+            partial = severity == Severity.WARNING or origin not in dead
             for cut in _distinct_breaks(status[origin].cuts):
                 rule = rules[cut.brk.code]
                 brk = cut.brk
                 where = f" inside a helper (line {brk.span.line})" if brk.via else ""
-                message = (
-                    f"`{brk.value_text}` ({origin.describe()}) {rule.verb} {brk.label}{where}; "
-                    + sink_phrase(sink, [origin], severity == Severity.WARNING)
-                )
+                if origin in dead:
+                    consequence = sink_phrase(sink, [origin], partial)
+                else:
+                    consequence = (f"only the bootstrapped target still carries a gradient for "
+                                   f"`{origin.variables_text()}`, so training is silently wrong")
+                message = f"`{brk.value_text}` ({origin.describe()}) {rule.verb} {brk.label}{where}; {consequence}"
                 related = [Related(cut.grad.site, f"`{origin.name}` starts the gradient here")]
                 if brk.via:
                     related.append(Related(brk.span, f"{brk.label} cuts the gradient here"))
                 related.append(Related(doc.span(sink.node), f"the loss reaches {sink.label.split(' on ')[0]} here"))
                 fixes = () if brk.via else tuple(rule.fixes(brk, doc))
-                out.append(Diagnostic(brk.code, severity, message, brk.via or brk.span, tuple(related), fixes))
+                level = Severity.WARNING if partial else severity
+                out.append(Diagnostic(brk.code, level, message, brk.via or brk.span, tuple(related), fixes))
     return out
+
+
+def _target_only(status: dict[Origin, OriginStatus]) -> list[Origin]:
+    """Origins whose prediction is cut while a TD target computed from them still flows."""
+    return [o for o, s in status.items()
+            if s.live and all(g.bootstrap for g in s.live) and any(not c.grad.bootstrap for c in s.cuts)]
 
 
 def _distinct_breaks(cuts: list[Cut]) -> list[Cut]:
