@@ -351,8 +351,8 @@ def run_program(source: str, filename: str = "<program>") -> Outcome:
     Returns the recorded gradient calls and the exception that ended the program, if any. The
     GradientTape methods are restored afterwards, whatever happened.
     """
-    if filename.endswith(".ipynb"):
-        source = notebook_source(source)
+    if filename.endswith(".ipynb") and source.lstrip().startswith("{"):
+        source = notebook_source(source)  # (an already joined notebook is run as it is)
     recorder = _Recorder()
     outcome = Outcome(gradients=recorder.calls)
     try:

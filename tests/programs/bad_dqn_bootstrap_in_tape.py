@@ -1,0 +1,32 @@
+# expect: GG202
+# tensorflow: ok
+# fixed: differs
+# shape: DQN training step computing the TD target r + gamma * max Q(s') with the trained network inside the tape
+import numpy as np
+import tensorflow as tf
+from tensorflow import keras
+
+n_states, n_actions, batch_size = 4, 2, 8
+gamma = 0.99
+
+model = keras.Sequential([
+    keras.Input(shape=(n_states,)),
+    keras.layers.Dense(16, activation="relu"),
+    keras.layers.Dense(n_actions),
+])
+optimizer = keras.optimizers.Adam(learning_rate=1e-3)
+
+states = np.random.rand(batch_size, n_states).astype(np.float32)
+actions = np.random.randint(0, n_actions, size=batch_size)
+rewards = np.random.rand(batch_size).astype(np.float32)
+next_states = np.random.rand(batch_size, n_states).astype(np.float32)
+dones = np.random.randint(0, 2, size=batch_size).astype(np.float32)
+
+with tf.GradientTape() as tape:
+    q_values = model(states, training=True)
+    q_action = tf.reduce_sum(q_values * tf.one_hot(actions, n_actions), axis=1)
+    next_q = model(next_states, training=True)
+    target_q = rewards + gamma * tf.reduce_max(next_q, axis=1) * (1.0 - dones)
+    loss = tf.reduce_mean(tf.square(target_q - q_action))
+grads = tape.gradient(loss, model.trainable_variables)
+optimizer.apply_gradients(zip(grads, model.trainable_variables))

@@ -1,0 +1,182 @@
+"""The TensorFlow harness must be able to fail: each check here has a program that trips it."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+tf_harness = pytest.importorskip("tf_harness", reason="needs TensorFlow")
+
+from tf_harness import Outcome, differs, matches, notebook_source, parse_header, run_program  # noqa: E402
+
+CORRECT = """\
+import numpy as np
+import tensorflow as tf
+from tensorflow import keras
+
+model = keras.Sequential([keras.Input((4,)), keras.layers.Dense(1)])
+optimizer = keras.optimizers.SGD(0.1)
+x = np.random.rand(8, 4).astype("float32")
+y = np.random.rand(8, 1).astype("float32")
+with tf.GradientTape() as tape:
+    loss = tf.reduce_mean(tf.square(model(x, training=True) - y))
+grads = tape.gradient(loss, model.trainable_variables)
+optimizer.apply_gradients(zip(grads, model.trainable_variables))
+"""
+
+NUMPY_IN_LOSS = CORRECT.replace(
+    "loss = tf.reduce_mean(tf.square(model(x, training=True) - y))",
+    "loss = tf.reduce_mean(tf.square(model(x, training=True).numpy() - y))",
+)
+
+
+def test_correct_program_is_ok():
+    outcome = run_program(CORRECT, "ok.py")
+    assert outcome.ok, outcome.describe()
+    assert not outcome.no_gradient
+    assert matches(outcome, "ok") and not matches(outcome, "none")
+    assert len(outcome.gradients) == 1
+    assert [g.shape for g in outcome.gradients[0]] == [(4, 1), (1,)]
+
+
+def test_numpy_in_loss_gives_no_gradient():
+    outcome = run_program(NUMPY_IN_LOSS, "bad.py")
+    assert outcome.no_gradient, outcome.describe()
+    assert not outcome.ok
+    assert outcome.gradients == [[None, None]]
+    assert outcome.raised("ValueError")
+    assert matches(outcome, "none") and not matches(outcome, "ok")
+
+
+def test_raising_program_is_reported_and_tape_restored():
+    import tensorflow as tf
+
+    before = (tf.GradientTape.gradient, tf.GradientTape.jacobian)
+    source = CORRECT.replace("grads = tape.gradient(", "grads = tape.gradient(loss, model.trainable_variables)\ngrads = tape.gradient(")
+    outcome = run_program(source, "twice.py")
+    assert outcome.raised("RuntimeError"), outcome.describe()
+    assert matches(outcome, "raises RuntimeError")
+    assert not matches(outcome, "raises AttributeError")
+    assert not matches(outcome, "none") and not matches(outcome, "ok")
+    assert (tf.GradientTape.gradient, tf.GradientTape.jacobian) == before
+    assert run_program("raise KeyError('x')\n", "k.py").raised("LookupError")
+
+
+def test_runs_are_repeatable_and_differs_sees_changes():
+    a = run_program(CORRECT, "a.py")
+    b = run_program(CORRECT, "b.py")
+    assert not differs(a, b)
+    c = run_program(CORRECT.replace("- y))", "- 2.0 * y))"), "c.py")
+    assert differs(a, c)
+    assert differs(a, run_program(NUMPY_IN_LOSS, "d.py"))
+
+
+def test_traced_keras_fit_and_jacobian_are_recorded():
+    fit = """\
+import numpy as np
+import keras
+model = keras.Sequential([keras.Input((4,)), keras.layers.Dense(1)])
+model.compile(optimizer="sgd", loss="mse")
+model.fit(np.ones((8, 4)), np.ones((8, 1)), batch_size=8, epochs=2, verbose=0)
+"""
+    outcome = run_program(fit, "fit.py")
+    assert outcome.ok and len(outcome.gradients) == 2, outcome.describe()
+    jac = """\
+import tensorflow as tf
+x = tf.Variable([1.0, 2.0])
+with tf.GradientTape() as tape:
+    y = x * x
+j = tape.jacobian(y, x)
+"""
+    outcome = run_program(jac, "jac.py")
+    assert outcome.ok and len(outcome.gradients) == 1, outcome.describe()
+    assert outcome.gradients[0][0].tolist() == [[2.0, 0.0], [0.0, 4.0]]
+
+
+def test_program_namespace_is_fresh_main():
+    outcome = run_program("assert __name__ == '__main__'\nassert 'leak' not in globals()\nleak = 1\n", "m.py")
+    assert outcome.error is None
+    assert run_program("assert 'leak' not in globals()\n", "m2.py").error is None
+
+
+def test_header_parsing():
+    source = (
+        "# expect: GG102 GG101\n"
+        "# tensorflow: raises RuntimeError\n"
+        "# fixed: ok\n"
+        "# shape: DQN target through .numpy()\n"
+        "import tensorflow as tf\n"
+        "# expect: GG999\n"
+    )
+    assert parse_header(source) == {
+        "expect": ["GG101", "GG102"],
+        "tensorflow": "raises RuntimeError",
+        "fixed": "ok",
+        "shape": "DQN target through .numpy()",
+    }
+    ok = parse_header("# expect: none\n# tensorflow: ok\n# shape: x\n")
+    assert ok["expect"] == [] and ok["fixed"] is None and ok["tensorflow"] == "ok"
+
+
+def _notebook(*cells: str) -> str:
+    return json.dumps(
+        {
+            "nbformat": 4,
+            "nbformat_minor": 5,
+            "metadata": {},
+            "cells": [
+                {"cell_type": "markdown", "metadata": {}, "source": ["# title\n"]},
+                *(
+                    {
+                        "cell_type": "code",
+                        "metadata": {},
+                        "execution_count": None,
+                        "outputs": [],
+                        "source": cell.splitlines(keepends=True),
+                    }
+                    for cell in cells
+                ),
+            ],
+        }
+    )
+
+
+def test_notebook_runs_cells_in_order():
+    nb = _notebook(
+        "# expect: GG101\n# tensorflow: none\n# fixed: ok\n# shape: nb\n%matplotlib inline\nimport tensorflow as tf\nw = tf.Variable(2.0)",
+        "!pip install nothing\nwith tf.GradientTape() as tape:\n    loss = tf.constant(w.numpy() * 3.0)\n",
+        "grads = tape.gradient(loss, [w])\n",
+    )
+    source = notebook_source(nb)
+    lines = source.splitlines()
+    assert lines[4] == "" and lines[7] == ""  # magics blanked, numbering kept
+    assert lines[8] == "with tf.GradientTape() as tape:"
+    assert parse_header(nb)["expect"] == ["GG101"]
+    outcome = run_program(nb, "nb.ipynb")
+    assert outcome.error is None, outcome.describe()
+    assert outcome.gradients == [[None]]
+    assert matches(outcome, "none")
+    # Out of order, the tape would not exist yet: the cells really run in notebook order.
+    reordered = json.loads(nb)
+    reordered["cells"][2], reordered["cells"][3] = reordered["cells"][3], reordered["cells"][2]
+    assert run_program(json.dumps(reordered), "nb.ipynb").raised("NameError")
+
+
+def test_outcome_properties_directly():
+    assert not Outcome().ok
+    assert Outcome(error=ValueError("No gradients provided for any variable")).no_gradient
+    assert not Outcome(gradients=[[None]], error=KeyError("x")).ok
+    assert not matches(Outcome(gradients=[[None]], error=KeyError("unrelated")), "none")
+
+
+def test_numpy_behavior_switch_does_not_leak_into_the_next_program():
+    enable = (
+        "import tensorflow as tf\n"
+        "import tensorflow.experimental.numpy as tnp\n"
+        "tnp.experimental_enable_numpy_behavior()\n"
+        "assert hasattr(tf.constant(1.0), 'mean')\n"
+    )
+    assert run_program(enable, "enable.py").error is None
+    # np.mean on a tensor must leave TensorFlow again (no .mean method to dispatch to)
+    outcome = run_program(NUMPY_IN_LOSS.replace("model(x, training=True).numpy()", "np.mean(model(x, training=True), axis=1, keepdims=True)"), "np.py")
+    assert outcome.no_gradient, outcome.describe()
