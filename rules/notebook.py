@@ -1,0 +1,160 @@
+"""Jupyter notebooks as one Python source, and fixes written back into their cells.
+
+The code cells are joined in order; every cell contributes exactly its own lines, so a line of
+the joined source maps to one line of one cell. IPython syntax (`%magic`, `%%cell magic`,
+`!shell`, `obj?`) is replaced by `pass` at the same indentation: the line count stays, and a
+magic inside a block still leaves the block valid Python.
+"""
+from __future__ import annotations
+
+import ast
+import copy
+import json
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from . import api
+from .diagnostics import Edit, Fix, Span
+
+_LINE_MAGIC = re.compile(r"^(\s*)(?:[%!]|\?|[\w.]+\s*=\s*[%!])")
+_HELP = re.compile(r"^(\s*)[\w.\[\]()]+\?{1,2}\s*$")
+# Cell magics whose body is still Python: analyse the body, blank only the magic line.
+_PYTHON_CELL_MAGICS = {"time", "timeit", "capture", "prun"}
+
+
+class NotebookError(ValueError):
+    """The text is not a notebook we can read (or an edit cannot be placed in one cell)."""
+
+
+@dataclass(frozen=True)
+class CodeCell:
+    index: int        # position in the notebook's `cells` list
+    first_line: int   # 1-based line of the joined source where the cell starts
+    text: str         # the cell's source as written in the notebook
+
+    @property
+    def line_count(self) -> int:
+        return len(split_lines(self.text))
+
+
+class Notebook:
+    def __init__(self, text: str):
+        self.data = _load(text)
+        self.indent = _detect_indent(text)
+        self.cells: list[CodeCell] = []
+        pieces: list[str] = []
+        line = 1
+        for index, cell in enumerate(self.data["cells"]):
+            if cell.get("cell_type") != "code":
+                continue
+            cell_text = _cell_text(cell, index)
+            code = CodeCell(index, line, cell_text)
+            self.cells.append(code)
+            pieces.extend(python_lines(cell_text))
+            line += code.line_count
+        self.source = "".join(pieces)
+
+    def cell_position(self, line: int, col: int) -> tuple[int, int, int]:
+        """(cell index in the notebook, 1-based line in the cell, column) of a joined position."""
+        cell = self._cell_at(line)
+        return cell.index, line - cell.first_line + 1, col
+
+    def _cell_at(self, line: int) -> CodeCell:
+        for cell in self.cells:
+            if cell.first_line <= line < cell.first_line + cell.line_count:
+                return cell
+        last = next((cell for cell in reversed(self.cells) if cell.line_count), None)
+        if last is not None and line == last.first_line + last.line_count:
+            return last  # the end of the source: an edit appending to the last cell
+        raise NotebookError(f"line {line} is not in any code cell")
+
+    def to_cell_edits(self, edits: Sequence[Edit]) -> dict[int, list[Edit]]:
+        """Edits in joined-source positions, regrouped per cell index in cell positions."""
+        out: dict[int, list[Edit]] = {}
+        for edit in edits:
+            cell = self._cell_at(edit.span.line)
+            offset = cell.first_line - 1
+            end_line = edit.span.end_line - offset
+            # An edit may end at column 0 just past the cell (it removed the cell's last line).
+            if end_line > cell.line_count + 1 or (end_line == cell.line_count + 1 and edit.span.end_col):
+                raise NotebookError(f"an edit at line {edit.span.line} spans two cells")
+            span = Span(edit.span.line - offset, edit.span.col, end_line, edit.span.end_col)
+            out.setdefault(cell.index, []).append(Edit(span, edit.new_text))
+        return out
+
+    def apply(self, edits: Sequence[Edit]) -> str:
+        """The notebook JSON with the edits applied to its cells; everything else is kept."""
+        data = copy.deepcopy(self.data)
+        texts = self.cell_texts()
+        for index, cell_edits in self.to_cell_edits(edits).items():
+            new_text = api.apply_edits(texts[index], cell_edits)
+            data["cells"][index]["source"] = split_lines(new_text)  # a list of lines, as Jupyter writes
+        return json.dumps(data, indent=self.indent, ensure_ascii=False) + "\n"
+
+    def apply_fixes(self, fixes: Sequence[Fix]) -> str:
+        """Like api.apply_fixes on `source`, but written back into the notebook's cells."""
+        return self.apply(api.non_conflicting_edits(fixes))
+
+    def cell_texts(self) -> dict[int, str]:
+        return {cell.index: cell.text for cell in self.cells}
+
+
+def _load(text: str) -> dict:
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise NotebookError(f"invalid notebook JSON: {error.msg} (line {error.lineno}, column {error.colno})") from None
+    if not isinstance(data, dict) or not isinstance(data.get("cells"), list):
+        raise NotebookError("invalid notebook: no \"cells\" list at the top level")
+    for index, cell in enumerate(data["cells"]):
+        if not isinstance(cell, dict):
+            raise NotebookError(f"invalid notebook: cell {index + 1} is not an object")
+    return data
+
+
+def _cell_text(cell: dict, index: int) -> str:
+    source = cell.get("source", "")
+    if isinstance(source, list) and all(isinstance(line, str) for line in source):
+        return "".join(source)
+    if isinstance(source, str):
+        return source
+    raise NotebookError(f"invalid notebook: cell {index + 1} has a source that is not text")
+
+
+def split_lines(text: str) -> list[str]:
+    """Lines keeping their newlines, split on newlines only (str.splitlines also splits on form feeds)."""
+    parts = text.split("\n")
+    return [part + "\n" for part in parts[:-1]] + ([parts[-1]] if parts[-1] else [])
+
+
+def _detect_indent(text: str) -> int:
+    match = re.match(r"\{\r?\n( +)\S", text)
+    return len(match.group(1)) if match else 1
+
+
+def python_lines(cell_text: str) -> list[str]:
+    """The cell as Python lines, each ending in a newline, IPython syntax replaced by `pass`."""
+    lines = [line.rstrip("\r\n") + "\n" for line in split_lines(cell_text)]
+    if not lines:
+        return []
+    magic = re.match(r"\s*%%(\w+)", lines[0])
+    if magic:
+        keep_body = magic.group(1) in _PYTHON_CELL_MAGICS
+        return ["pass\n"] + (lines[1:] if keep_body else ["\n"] * (len(lines) - 1))
+    if _parses("".join(lines)):
+        return lines  # valid Python: `%` or `?` lines are operators or inside strings
+    return [_without_ipython(line) for line in lines]
+
+
+def _without_ipython(line: str) -> str:
+    match = _LINE_MAGIC.match(line) or _HELP.match(line)
+    return f"{match.group(1)}pass\n" if match else line
+
+
+def _parses(source: str) -> bool:
+    try:
+        ast.parse(source)
+    except (SyntaxError, ValueError):
+        return False
+    return True

@@ -1,0 +1,292 @@
+"""Report formats (rules/output.py) and rule documentation (rules/docs.py, scripts/gen_rule_docs.py)."""
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+
+import pytest
+
+from gradguard.rules import __version__, registry
+from gradguard.rules.diagnostics import Diagnostic, Edit, Fix, Related, Safety, Severity, Span
+from gradguard.rules.docs import render_index, render_rule_doc
+from gradguard.rules.notebook import Notebook
+from gradguard.rules.output import (
+    format_github,
+    format_json,
+    format_sarif,
+    format_statistics,
+    format_text,
+    render,
+    summary_line,
+)
+from gradguard.rules.rule import Rule
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+class NumpyRule(Rule):
+    code = "GG999"
+    name = "fake-numpy"
+    summary = "`.numpy()` on a tensor | with a pipe"
+    what = "Finds `.numpy()`."
+    why = "NumPy arrays are constants to TensorFlow."
+    error = "ValueError: No gradients provided for any variable."
+    bad = """
+        import tensorflow as tf
+        y = x.numpy()
+    """
+    good = """
+        import tensorflow as tf
+        y = x
+    """
+    fix_safety = "Dropping `.numpy()` changes the type: unsafe."
+
+
+class CastRule(NumpyRule):
+    code = "GG998"
+    name = "fake-cast"
+    summary = "float() on a tensor"
+    severity = Severity.WARNING
+    fixed_outcome = "nofix"
+
+
+@pytest.fixture(autouse=True)
+def fake_registry(monkeypatch):
+    monkeypatch.setattr(registry, "all_rules", lambda: (CastRule, NumpyRule))
+
+
+SOURCE = "import tensorflow as tf\ny = x.numpy()\nz = float(w)\n"
+SAFE_FIX = Fix("Remove `.numpy()`", Safety.SAFE, (Edit(Span(2, 5, 2, 13), ""),), preferred=True)
+UNSAFE_FIX = Fix("Use tf.cast", Safety.UNSAFE, (Edit(Span(3, 4, 3, 12), "tf.cast(w, tf.float32)"),))
+NUMPY = Diagnostic("GG999", Severity.ERROR, "`.numpy()` cuts the gradient", Span(2, 5, 2, 13), fixes=(SAFE_FIX,))
+CAST = Diagnostic("GG998", Severity.WARNING, "float() cuts the gradient", Span(3, 4, 3, 12), fixes=(UNSAFE_FIX,))
+PLAIN = Diagnostic("GG997", Severity.INFO, "advice", Span(1, 0, 1, 6))
+FINDINGS = [("pkg/a.py", SOURCE, NUMPY), ("pkg/a.py", SOURCE, CAST)]
+
+
+# ------------------------------------------------------------------------------ text
+
+
+def test_text_location_snippet_and_caret():
+    out = format_text([FINDINGS[0]])
+    assert out.splitlines()[:5] == [
+        "pkg/a.py:2:6: GG999 [*] `.numpy()` cuts the gradient",
+        "  |",
+        "2 | y = x.numpy()",
+        "  |      ^^^^^^^^",
+        "  |",
+    ]
+
+
+def test_text_marks_unsafe_fixes_only_when_shown():
+    assert "GG998 float()" in format_text(FINDINGS)
+    assert "GG998 [*] float()" in format_text(FINDINGS, unsafe_fixes=True)
+
+
+def test_text_caret_of_multiline_span_runs_to_end_of_line_and_expands_tabs():
+    diag = Diagnostic("GG999", Severity.ERROR, "m", Span(2, 1, 3, 2))
+    out = format_text([("a.py", "x\n\ty = f(\n  1)\n", diag)], summary=False)
+    assert "2 |         y = f(" in out
+    assert "  |         ^^^^^^" in out
+
+
+def test_text_related_notes():
+    diag = Diagnostic("GG999", Severity.ERROR, "m", Span(2, 5, 2, 13), (Related(Span(3, 0, 3, 1), "loss here"),))
+    assert "  = note: 3:1: loss here" in format_text([("a.py", SOURCE, diag)])
+
+
+def test_text_without_a_source_line_has_no_snippet():
+    diag = Diagnostic("E902", Severity.ERROR, "binary file", Span(1, 0, 1, 0))
+    assert format_text([("b.py", "", diag)], summary=False) == "b.py:1:1: E902 binary file\n"
+
+
+def test_text_notebook_positions_are_per_cell():
+    cells = [{"cell_type": "code", "source": ["import tensorflow as tf\n"], "metadata": {}, "outputs": []},
+             {"cell_type": "markdown", "source": ["text"], "metadata": {}},
+             {"cell_type": "code", "source": ["z = 1\n", "y = x.numpy()\n"], "metadata": {}, "outputs": []}]
+    notebook = Notebook(json.dumps({"cells": cells}))
+    diag = Diagnostic("GG999", Severity.ERROR, "m", Span(3, 5, 3, 13), (Related(Span(2, 0, 2, 1), "here"),))
+    out = format_text([("nb.ipynb", notebook, diag)])
+    assert out.startswith("nb.ipynb:cell 3:2:6: GG999 m\n  |\n2 | y = x.numpy()\n  |      ^^^^^^^^\n")
+    assert "= note: cell 3:1:1: here" in out
+
+
+@pytest.mark.parametrize(
+    ("findings", "unsafe", "fixed", "expected"),
+    [
+        ([], False, 0, "All checks passed!"),
+        (FINDINGS, False, 0, "Found 2 errors (1 fixable with --fix; 1 more with --unsafe-fixes)."),
+        (FINDINGS, True, 0, "Found 2 errors (2 fixable with --fix)."),
+        ([FINDINGS[1]], False, 0, "Found 1 error (1 more with --unsafe-fixes)."),
+        ([("a.py", SOURCE, PLAIN)], False, 0, "Found 1 error."),
+        ([FINDINGS[1]], False, 2, "Found 3 errors (2 fixed, 1 remaining)."),
+        ([], False, 1, "Found 1 error (1 fixed, 0 remaining)."),
+    ],
+)
+def test_summary_line(findings, unsafe, fixed, expected):
+    assert summary_line(findings, unsafe, fixed) == expected
+    assert format_text(findings, unsafe_fixes=unsafe, fixed=fixed).endswith(expected + "\n")
+
+
+def test_text_without_summary():
+    assert "Found" not in format_text(FINDINGS, summary=False)
+
+
+# ------------------------------------------------------------------------------ json
+
+
+def test_json_has_exactly_the_documented_fields():
+    items = json.loads(format_json(FINDINGS + [("b.py", "", PLAIN)]))
+    assert items[0] == {
+        "path": "pkg/a.py", "line": 2, "column": 6, "end_line": 2, "end_column": 14, "code": "GG999",
+        "severity": "error", "message": "`.numpy()` cuts the gradient",
+        "fix": {"title": "Remove `.numpy()`", "safety": "safe"},
+    }
+    assert items[1]["fix"] == {"title": "Use tf.cast", "safety": "unsafe"}
+    assert items[1]["severity"] == "warning"
+    assert items[2]["fix"] is None and items[2]["severity"] == "info"
+    assert json.loads(format_json([])) == []
+
+
+def test_json_uses_the_preferred_fix():
+    other = Fix("other", Safety.UNSAFE, ())
+    diag = Diagnostic("GG999", Severity.ERROR, "m", Span(1, 0, 1, 1), fixes=(other, SAFE_FIX))
+    assert json.loads(format_json([("a.py", "x", diag)]))[0]["fix"]["title"] == "Remove `.numpy()`"
+
+
+# ------------------------------------------------------------------------------ sarif
+
+
+def test_sarif_document():
+    sarif = json.loads(format_sarif(FINDINGS + [("c.py", "", PLAIN)]))
+    assert sarif["version"] == "2.1.0" and "sarif-2.1.0" in sarif["$schema"]
+    driver = sarif["runs"][0]["tool"]["driver"]
+    assert driver["name"] == "gradguard" and driver["version"] == __version__
+    assert [r["id"] for r in driver["rules"]] == ["GG998", "GG999"]
+    assert driver["rules"][1]["helpUri"] == NumpyRule.doc_url()
+    assert driver["rules"][1]["name"] == "fake-numpy"
+    assert driver["rules"][0]["defaultConfiguration"] == {"level": "warning"}
+    results = sarif["runs"][0]["results"]
+    assert [(r["ruleId"], r["level"]) for r in results] == [("GG999", "error"), ("GG998", "warning"), ("GG997", "note")]
+    assert results[0]["ruleIndex"] == 1 and "ruleIndex" not in results[2]
+    location = results[0]["locations"][0]["physicalLocation"]
+    assert location["artifactLocation"]["uri"] == "pkg/a.py"
+    assert location["region"] == {"startLine": 2, "startColumn": 6, "endLine": 2, "endColumn": 14}
+    assert results[0]["message"]["text"] == "`.numpy()` cuts the gradient"
+
+
+def test_sarif_absolute_path_is_a_file_uri(tmp_path):
+    sarif = json.loads(format_sarif([(str(tmp_path / "a b.py"), SOURCE, NUMPY)]))
+    uri = sarif["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+    assert uri.startswith("file:///") and uri.endswith("/a%20b.py")
+
+
+# ------------------------------------------------------------------------------ github
+
+
+def test_github_annotations():
+    out = format_github(FINDINGS + [("c.py", "", PLAIN)])
+    assert out.splitlines() == [
+        "::error file=pkg/a.py,line=2,col=6,endLine=2,endColumn=14,title=GG999::`.numpy()` cuts the gradient",
+        "::warning file=pkg/a.py,line=3,col=5,endLine=3,endColumn=13,title=GG998::float() cuts the gradient",
+        "::notice file=c.py,line=1,col=1,endLine=1,endColumn=7,title=GG997::advice",
+    ]
+
+
+def test_github_escapes_special_characters():
+    diag = Diagnostic("GG999", Severity.ERROR, "100% broken\nsecond line", Span(1, 0, 1, 1))
+    out = format_github([("dir,x/a:b.py", "", diag)])
+    assert out == "::error file=dir%2Cx/a%3Ab.py,line=1,col=1,endLine=1,endColumn=2,title=GG999::100%25 broken%0Asecond line\n"
+
+
+# ------------------------------------------------------------------------------ statistics
+
+
+def test_statistics_sorted_by_count_with_names():
+    findings = FINDINGS + [("b.py", SOURCE, NUMPY), ("c.py", "", Diagnostic("E999", Severity.ERROR, "x", Span(1, 0, 1, 0)))]
+    assert format_statistics(findings).splitlines() == [
+        "2\tGG999\t[*] fake-numpy",
+        "1\tE999\t[ ] syntax-error",
+        "1\tGG998\t[ ] fake-cast",
+    ]
+    assert "1\tGG998\t[*] fake-cast" in format_statistics(findings, unsafe_fixes=True)
+
+
+def test_statistics_json():
+    rows = json.loads(format_statistics(FINDINGS + [("b.py", SOURCE, NUMPY)], as_json=True))
+    assert rows[0] == {"code": "GG999", "name": "fake-numpy", "count": 2, "fixable": True}
+    assert rows[1]["code"] == "GG998" and rows[1]["fixable"] is False
+
+
+def test_render_dispatches_by_format():
+    assert render("json", FINDINGS) == format_json(FINDINGS)
+    assert render("github", FINDINGS) == format_github(FINDINGS)
+    assert render("sarif", FINDINGS) == format_sarif(FINDINGS)
+    assert render("text", FINDINGS, summary=False) == format_text(FINDINGS, summary=False)
+
+
+# ------------------------------------------------------------------------------ rule docs
+
+
+def test_rule_doc_sections_in_order():
+    doc = render_rule_doc(NumpyRule)
+    headings = [line for line in doc.splitlines() if line.startswith("#")]
+    assert headings == [
+        "# GG999: fake-numpy", "## What it does", "## Why is this bad?", "## What you see", "## Example",
+        "## Use instead", "## Fix safety",
+    ]
+    assert "```python\nimport tensorflow as tf\ny = x.numpy()\n```" in doc  # dedented
+    assert "```python\nimport tensorflow as tf\ny = x\n```" in doc
+    assert "## What you see\n\nValueError: No gradients provided for any variable.\n\n## Example" in doc
+    assert "NumPy arrays are constants to TensorFlow." in doc
+    assert "**Severity:** error" in doc and "**Automatic fix:** yes" in doc
+    assert doc.endswith("unsafe.\n")
+
+
+def test_rule_doc_without_fix():
+    assert "**Severity:** warning · **Automatic fix:** no" in render_rule_doc(CastRule)
+
+
+def test_rule_index_table():
+    index = render_index([CastRule, NumpyRule])
+    assert "| Code | Name | Summary | Severity | Fix |" in index
+    assert "| [GG998](GG998.md) | fake-cast | float() on a tensor | warning | no |" in index
+    assert "| [GG999](GG999.md) | fake-numpy | `.numpy()` on a tensor \\| with a pipe | error | yes |" in index
+
+
+def load_gen_script():
+    spec = importlib.util.spec_from_file_location("gen_rule_docs", ROOT / "scripts" / "gen_rule_docs.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_gen_rule_docs_writes_then_check_passes(tmp_path, capsys):
+    script = load_gen_script()
+    out = tmp_path / "rules"
+    assert script.main(["--check", "--out", str(out)]) == 1  # nothing written yet
+    assert script.main(["--out", str(out)]) == 0
+    assert sorted(p.name for p in out.iterdir()) == ["GG998.md", "GG999.md", "README.md"]
+    assert (out / "GG999.md").read_text() == render_rule_doc(NumpyRule)
+    assert (out / "README.md").read_text() == render_index([CastRule, NumpyRule])
+    assert script.main(["--check", "--out", str(out)]) == 0
+
+
+@pytest.mark.parametrize("damage", ["edit", "extra", "delete"])
+def test_gen_rule_docs_check_finds_stale_files(tmp_path, capsys, damage):
+    script = load_gen_script()
+    out = tmp_path / "rules"
+    script.main(["--out", str(out)])
+    if damage == "edit":
+        (out / "GG998.md").write_text("old\n")
+    elif damage == "extra":
+        (out / "GG100.md").write_text("a rule that is gone\n")
+    else:
+        (out / "README.md").unlink()
+    capsys.readouterr()
+    assert script.main(["--check", "--out", str(out)]) == 1
+    assert "stale:" in capsys.readouterr().err
+    script.main(["--out", str(out)])  # regenerating repairs it
+    assert script.main(["--check", "--out", str(out)]) == 0
+    assert not (out / "GG100.md").exists()
