@@ -43,3 +43,14 @@ def test_tensorflow_confirms_bad_good_and_fixed(rule, tf_harness):
     assert tf_harness.matches(good, "ok"), good.describe()
     if rule.fixed_outcome != "nofix":
         check_fixed(tf_harness, rule.bad, f"{rule.code}_fixed.py", rule.fixed_outcome, before)
+
+
+def test_rule_docs_are_up_to_date():
+    """docs/rules/*.md are generated from the rules; a changed rule needs `python scripts/gen_rule_docs.py`."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = Path(__file__).resolve().parents[1] / "scripts" / "gen_rule_docs.py"
+    result = subprocess.run([sys.executable, str(script), "--check"], capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout + result.stderr
