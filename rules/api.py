@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from .diagnostics import Diagnostic, Edit, Fix, Safety
+from .document import split_lines
 
 # Filled in by the engine (rules/engine.py); kept as a seam so the CLI can be built and tested
 # independently of it.
@@ -17,8 +18,7 @@ def analyze(source: str, path: str = "<stdin>", *, enabled: Callable[[str], bool
     """Diagnostics for one Python source text, sorted by position.
 
     `enabled(code)` filters rules (selection, ignores); suppression comments are applied here too.
-    A source that does not parse raises `SyntaxError` (the CLI reports it as E999; the server
-    keeps the last good diagnostics while the user types).
+    A source that does not parse raises `SyntaxError` (the CLI reports it as E999).
     """
     from .engine import analyze_source
 
@@ -27,7 +27,7 @@ def analyze(source: str, path: str = "<stdin>", *, enabled: Callable[[str], bool
 
 def apply_edits(source: str, edits: Sequence[Edit]) -> str:
     """Apply non-overlapping edits to `source`; edits are 1-based lines, character columns."""
-    lines = source.splitlines(keepends=True)
+    lines = split_lines(source)
     starts = [0]
     for line in lines:
         starts.append(starts[-1] + len(line))
@@ -47,12 +47,23 @@ def apply_edits(source: str, edits: Sequence[Edit]) -> str:
 
 def apply_fixes(source: str, fixes: Sequence[Fix]) -> str:
     """Apply several fixes at once, skipping any whose edits overlap an earlier one's."""
+    return apply_edits(source, non_conflicting_edits(fixes))
+
+
+def non_conflicting_fixes(fixes: Sequence[Fix]) -> list[Fix]:
+    """The fixes that can be applied together, in order: a fix that overlaps an earlier one waits."""
     taken: list[Edit] = []
+    chosen: list[Fix] = []
     for fix in fixes:
         if any(_conflict(e, t) for e in fix.edits for t in taken):
             continue
         taken.extend(fix.edits)
-    return apply_edits(source, _dedupe(taken))
+        chosen.append(fix)
+    return chosen
+
+
+def non_conflicting_edits(fixes: Sequence[Fix]) -> list[Edit]:
+    return _dedupe([edit for fix in non_conflicting_fixes(fixes) for edit in fix.edits])
 
 
 def _conflict(a: Edit, b: Edit) -> bool:

@@ -5,17 +5,26 @@
 from __future__ import annotations
 
 import ast
+import re
 from functools import cached_property
 
 from .diagnostics import Span
 from .imports import Imports
 
 
+_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")
+
+
+def split_lines(text: str) -> list[str]:
+    """Lines with their endings, split where Python's tokenizer splits (not at form feeds etc.)."""
+    return _LINE.findall(text)
+
+
 class Document:
     def __init__(self, source: str, path: str = "<stdin>") -> None:
         self.source = source
         self.path = path
-        self.lines = source.splitlines(keepends=True) or [""]
+        self.lines = split_lines(source) or [""]
 
     @cached_property
     def tree(self) -> ast.Module:
@@ -44,7 +53,14 @@ class Document:
         )
 
     def text(self, node: ast.AST) -> str:
-        return ast.get_source_segment(self.source, node) or ""
+        """The node's exact source (`ast.get_source_segment` re-splits the file on every call)."""
+        if getattr(node, "end_lineno", None) is None:
+            return ""
+        span = self.span(node)
+        if span.line == span.end_line:
+            return self.lines[span.line - 1][span.col: span.end_col]
+        middle = "".join(self.lines[span.line: span.end_line - 1])
+        return self.lines[span.line - 1][span.col:] + middle + self.lines[span.end_line - 1][: span.end_col]
 
     def short(self, node: ast.AST, limit: int = 48) -> str:
         """The expression's source on one line, shortened for messages."""
