@@ -12,11 +12,7 @@ import os
 os.environ["TF_CPP_MIN_LOG_LEVEL"] = "3"
 
 import functools  # noqa: E402
-import importlib.abc  # noqa: E402
-import importlib.machinery  # noqa: E402
-import importlib.util  # noqa: E402
 import inspect  # noqa: E402
-import sys  # noqa: E402
 from pathlib import Path  # noqa: E402
 
 import libcst as cst  # noqa: E402
@@ -25,37 +21,8 @@ import pytest  # noqa: E402
 import tensorflow as tf  # noqa: E402
 
 
-class _SourceTreeFinder(importlib.abc.MetaPathFinder):
-    """Finds `gradguard.rules` / `gradguard.server` in the source tree, as pyproject.toml's
-    package-dir maps them, when gradguard is not installed (no `pip install -e .`)."""
+from gradguard.rules import numpy_table  # noqa: E402
 
-    root = Path(__file__).resolve().parents[1]
-    packages = {"gradguard.rules": "rules", "gradguard.server": "server"}
-
-    def find_spec(self, fullname, path=None, target=None):
-        if fullname == "gradguard":
-            spec = importlib.machinery.ModuleSpec(fullname, None, is_package=True)
-            spec.submodule_search_locations = []
-            return spec
-        if fullname not in self.packages:
-            return None
-        directory = self.root / self.packages[fullname]
-        init = directory / "__init__.py"
-        if init.exists():
-            return importlib.util.spec_from_file_location(
-                fullname, init, submodule_search_locations=[str(directory)])
-        spec = importlib.machinery.ModuleSpec(fullname, None, is_package=True)
-        spec.submodule_search_locations = [str(directory)]
-        return spec
-
-
-def _import_numpy_table():
-    if importlib.util.find_spec("gradguard") is None:
-        sys.meta_path.append(_SourceTreeFinder())  # last: an installed gradguard always wins
-    return importlib.import_module("gradguard.rules.numpy_table")
-
-
-numpy_table = _import_numpy_table()
 SWAPS = numpy_table.SWAPS
 swap_call = numpy_table.swap_call
 has_gradient = numpy_table.has_gradient
