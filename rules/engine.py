@@ -595,7 +595,7 @@ class Engine:
         if key is not None and frame.cls is not None and key in frame.cls.attrs:
             return self._read(frame.cls.attrs[key], node)
         if self.imports.qualname(node) is not None:
-            return self._module_attribute(node)
+            return UNKNOWN  # `tf.float32`, `np.pi`: module constants carry no gradient
         base = self.eval(node.value, frame)
         if base.kind == Kind.MODEL:
             if node.attr in _VARIABLE_ATTRS and base.model is not None:
@@ -610,12 +610,6 @@ class Engine:
         if node.attr in _TENSOR_ATTRS_WITHOUT_GRADIENT:
             return UNKNOWN
         return replace(base, kind=Kind.UNKNOWN if base.kind in (Kind.MODEL, Kind.CALLABLE) else base.kind, items=None)
-
-    def _module_attribute(self, node: ast.AST) -> Value:
-        qual = self.imports.qualname(node) or ""
-        if qual.startswith("tensorflow.") and qual.split(".")[-1] in ("float16", "float32", "float64", "int32", "int64"):
-            return Value(kind=Kind.UNKNOWN)
-        return UNKNOWN
 
     def eval_Subscript(self, node: ast.Subscript, frame: Frame) -> Value:
         base = self.eval(node.value, frame)
@@ -945,14 +939,16 @@ class Engine:
         if frame.summary:
             return
         target = site.args[0] if site.args else site.keywords.get("target", UNKNOWN)
-        source_node = node.args[1] if len(node.args) > 1 else next(
-            (k.value for k in node.keywords if k.arg == "sources"), None)
+        source_node = _argument(node, 1, "sources")
         sources = self._source_items(source_node, frame) if source_node is not None else None
         names = self.analysis.gradient_source_names.setdefault(id(frame.function), set())
         if source_node is not None:
             names |= {self._target_key(n) for n in ast.walk(source_node) if self._target_key(n)}
-        label = f"`{self.doc.short(node.func, 32)}` on line {node.lineno}"
+        label = self._sink_label(node)
         self.analysis.sinks.append(Sink("gradient", node, node.args[0], target, sources, tape, label, frame.function))
+
+    def _sink_label(self, node: ast.Call) -> str:
+        return f"`{self.doc.short(node.func, 32)}` on line {node.lineno}"
 
     def _source_items(self, node: ast.AST, frame: Frame) -> list[SourceItem] | None:
         if isinstance(node, (ast.List, ast.Tuple)):
@@ -990,10 +986,9 @@ class Engine:
         if not inner.returns:
             return
         node = site.node
-        source_node = node.args[1] if len(node.args) > 1 else next(
-            (k.value for k in node.keywords if k.arg == "var_list"), None)
+        source_node = _argument(node, 1, "var_list")
         sources = self._source_items(source_node, frame) if source_node is not None else None
-        label = f"`{self.doc.short(node.func, 32)}` on line {node.lineno}"
+        label = self._sink_label(node)
         self.analysis.sinks.append(
             Sink("minimize", node, node.args[0] if node.args else node, join(inner.returns), sources, None, label,
                  frame.function))
@@ -1008,7 +1003,7 @@ class Engine:
             return
         target = self.eval(y_pred_node, frame)
         sources = [SourceItem(node.func, Value(kind=Kind.VARIABLES), frozenset({model.model}))]
-        label = f"`{self.doc.short(node.func, 32)}` on line {node.lineno}"
+        label = self._sink_label(node)
         self.analysis.sinks.append(Sink("compute-loss", node, y_pred_node, target, sources, None, label, frame.function))
 
     def _record_guard(self, test: ast.AST, frame: Frame) -> None:
@@ -1039,6 +1034,12 @@ def _variable_sources(value: Value) -> frozenset[Origin]:
     if value.kind == Kind.VARIABLE and value.model is not None:
         return frozenset({value.model}) | value.sources
     return value.sources
+
+
+def _argument(node: ast.Call, index: int, keyword: str) -> ast.AST | None:
+    if len(node.args) > index:
+        return node.args[index]
+    return next((k.value for k in node.keywords if k.arg == keyword), None)
 
 
 def _keyword_constant(node: ast.Call, name: str, default):
