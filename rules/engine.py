@@ -240,25 +240,17 @@ class Engine:
         if frame.loss_function:
             self._record_loss_function_sink(node, frame)
         for inner in self._nested_functions(node):
-            self.analyze_function(inner, frame, None)
+            self.analyze_function(inner, frame)
 
     def _nested_functions(self, node: ast.AST) -> Iterator[ast.AST]:
-        body = node.body if isinstance(getattr(node, "body", None), list) else []
-        for stmt in body:
-            for inner in ast.walk(stmt):
-                if isinstance(inner, (ast.FunctionDef, ast.AsyncFunctionDef)) and inner is not node:
-                    if self._direct_child_function(node, inner):
-                        yield inner
-
-    @staticmethod
-    def _direct_child_function(outer: ast.AST, inner: ast.AST) -> bool:
-        for child in ast.walk(outer):
-            if child is outer:
-                continue
-            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)) and child is not inner:
-                if any(n is inner for n in ast.walk(child)):
-                    return False
-        return True
+        """Functions defined directly in `node`'s body (not inside another nested function)."""
+        pending = list(reversed(node.body)) if isinstance(getattr(node, "body", None), list) else []
+        while pending:
+            child = pending.pop()
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                yield child
+            else:
+                pending.extend(reversed(list(ast.iter_child_nodes(child))))
 
     def _params(self, node: ast.AST) -> list[ast.arg]:
         args = node.args
@@ -291,13 +283,7 @@ class Engine:
         # Attributes first (`__init__`, `build`), so other methods see `self.model`.
         ordered = sorted(methods, key=lambda m: m.name not in ("__init__", "build"))
         for method in ordered:
-            frame = Frame({}, module, method, cls=cls, loss_function=id(method) in self.loss_functions)
-            self._bind_entry_params(method, frame)
-            self.exec_block(method.body, frame)
-            if frame.loss_function:
-                self._record_loss_function_sink(method, frame)
-            for inner in self._nested_functions(method):
-                self.analyze_function(inner, frame)
+            self.analyze_function(method, module, cls)
 
     def _record_loss_function_sink(self, node: ast.AST, frame: Frame) -> None:
         if not frame.returns:
