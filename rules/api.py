@@ -5,14 +5,12 @@ gradient data-flow model, then asks each enabled rule for diagnostics.
 """
 from __future__ import annotations
 
+import dataclasses
+import re
 from collections.abc import Callable, Sequence
 
 from .diagnostics import Diagnostic, Edit, Fix, Safety
 from .document import split_lines
-
-# Filled in by the engine (rules/engine.py); kept as a seam so the CLI can be built and tested
-# independently of it.
-
 
 def analyze(source: str, path: str = "<stdin>", *, enabled: Callable[[str], bool] | None = None) -> list[Diagnostic]:
     """Diagnostics for one Python source text, sorted by position.
@@ -90,16 +88,36 @@ def fix_source(
     *,
     unsafe: bool = False,
     enabled: Callable[[str], bool] | None = None,
+    diagnose: Callable[[str], Sequence[Diagnostic]] | None = None,
     max_rounds: int = 10,
 ) -> str:
-    """Apply fixes until none is left (a fix may uncover the next break): what `--fix` does."""
+    """Apply fixes until none is left (a fix may uncover the next break): what `--fix` does.
+
+    `diagnose` replaces `analyze` (the server passes its syntax-tolerant lint). Fixes write the
+    source's own line ending.
+    """
+    diagnose = diagnose or (lambda text: analyze(text, path, enabled=enabled))
+    newline = newline_of(source)
     for _ in range(max_rounds):
-        fixes = [fix for d in analyze(source, path, enabled=enabled) if (fix := chosen_fix(d, unsafe))]
+        fixes = [with_newline(fix, newline) for d in diagnose(source) if (fix := chosen_fix(d, unsafe))]
         fixed = apply_fixes(source, fixes) if fixes else source
         if fixed == source:
             break
         source = fixed
     return source
+
+
+def newline_of(text: str) -> str:
+    """The line ending most of `text` uses ("\\r\\n" or "\\n")."""
+    return "\r\n" if text.count("\r\n") * 2 > text.count("\n") else "\n"
+
+
+def with_newline(fix: Fix, newline: str) -> Fix:
+    """Fix edits write "\\n"; in a CRLF file they must write "\\r\\n" like the rest of it."""
+    if newline == "\n":
+        return fix
+    edits = tuple(Edit(e.span, re.sub(r"\r?\n", newline, e.new_text)) for e in fix.edits)
+    return dataclasses.replace(fix, edits=edits)
 
 
 def chosen_fix(diagnostic: Diagnostic, unsafe: bool) -> Fix | None:

@@ -7,13 +7,10 @@ configuration, file-writing or internal error.
 from __future__ import annotations
 
 import argparse
-import ast
-import dataclasses
 import difflib
 import io
 import json
 import os
-import re
 import stat
 import sys
 import tempfile
@@ -23,11 +20,11 @@ from pathlib import Path
 
 from . import __version__, api, registry
 from .config import DEFAULT_EXCLUDES, Config, ConfigError, GitIgnore, load_config, load_config_file
-from .diagnostics import Diagnostic, Edit, Fix, Severity, Span
+from .diagnostics import Diagnostic, Fix, Severity, Span
 from .docs import has_fix, render_rule_doc
 from .notebook import Notebook, NotebookError
-from .output import FORMATS, Finding, fixable, format_statistics, render
-from .suppression import suppressed
+from .output import FORMATS, Finding, format_statistics, render
+from .lint import lint
 
 MAX_FIX_ROUNDS = 10
 PROGRESS_THRESHOLD = 50
@@ -216,51 +213,8 @@ def _file_finding(display: str, message: str) -> Finding:
 # gradguard check: analysis and the fix loop
 
 
-def _source_lines(source: str) -> list[str]:
-    return re.split(r"\r\n|\r|\n", source)  # the lines `ast` numbers (not str.splitlines)
-
-
-def syntax_error(source: str, display: str) -> Diagnostic | None:
-    try:
-        compile(source, display, "exec", ast.PyCF_ONLY_AST, dont_inherit=True)
-    except SyntaxError as error:
-        line = error.lineno or 1
-        col = max((error.offset or 1) - 1, 0)  # offset is 1-based
-        return Diagnostic("E999", Severity.ERROR, f"SyntaxError: {error.msg}", Span(line, col, line, col))
-    except ValueError as error:  # e.g. "source code string cannot contain null bytes"
-        return Diagnostic("E999", Severity.ERROR, f"SyntaxError: {error}", Span(1, 0, 1, 0))
-    return None
-
-
-def lint(source: str, display: str, config: Config, config_path: str) -> list[Diagnostic]:
-    """The diagnostics to report for Python source: enabled, unsuppressed, severity overridden."""
-    error = syntax_error(source, display)
-    if error is not None:
-        return [error]
-    found = api.analyze(source, display, enabled=lambda code: config.enabled(code, config_path))
-    lines = _source_lines(source)
-    kept = [
-        dataclasses.replace(d, severity=config.severity_for(d.code, d.severity))
-        for d in found
-        if config.enabled(d.code, config_path) and not suppressed(d, lines)
-    ]
-    return sorted(kept, key=lambda d: (d.span, d.code))
-
-
 def _python(document_text: str, is_notebook: bool) -> str:
     return Notebook(document_text).source if is_notebook else document_text
-
-
-def _with_newline(fix: Fix, newline: str) -> Fix:
-    """Fix edits write "\\n"; in a CRLF file they must write "\\r\\n" like the rest of it."""
-    if newline == "\n":
-        return fix
-    edits = tuple(Edit(e.span, re.sub(r"\r?\n", newline, e.new_text)) for e in fix.edits)
-    return dataclasses.replace(fix, edits=edits)
-
-
-def _newline_of(text: str) -> str:
-    return "\r\n" if text.count("\r\n") * 2 > text.count("\n") else "\n"
 
 
 @dataclass
@@ -274,10 +228,10 @@ def fix_document(text: str, is_notebook: bool, lint_python: Callable[[str], list
                  unsafe: bool) -> FixResult:
     """Apply preferred fixes, re-analyse, repeat until nothing changes (at most 10 rounds)."""
     fixed = 0
-    newline = "\n" if is_notebook else _newline_of(text)  # notebook cells always use "\n"
+    newline = "\n" if is_notebook else api.newline_of(text)  # notebook cells always use "\n"
     diagnostics = lint_python(_python(text, is_notebook))
     for _ in range(MAX_FIX_ROUNDS):
-        fixes = [_with_newline(d.fix, newline) for d in diagnostics if fixable(d, unsafe)]
+        fixes = [api.with_newline(fix, newline) for d in diagnostics if (fix := api.chosen_fix(d, unsafe))]
         new_text, applied = _apply(text, fixes, is_notebook)
         if not applied or _python(new_text, is_notebook) == _python(text, is_notebook):
             break

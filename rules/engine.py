@@ -13,7 +13,6 @@ from __future__ import annotations
 import ast
 import re
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 
 from .diagnostics import Diagnostic, Span

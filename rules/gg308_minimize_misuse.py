@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import ast
 
-from .diagnostics import Diagnostic, Safety, Span, Edit
+from .diagnostics import Diagnostic, Safety, Edit
 from .fixes import make_fix, tensorflow_alias
 from .rule import CheckRule
 from .values import Kind

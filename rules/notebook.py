@@ -42,18 +42,10 @@ class Notebook:
     def __init__(self, text: str):
         self.data = _load(text)
         self.indent = _detect_indent(text)
-        self.cells: list[CodeCell] = []
-        pieces: list[str] = []
-        line = 1
-        for index, cell in enumerate(self.data["cells"]):
-            if cell.get("cell_type") != "code":
-                continue
-            cell_text = _cell_text(cell, index)
-            code = CodeCell(index, line, cell_text)
-            self.cells.append(code)
-            pieces.extend(python_lines(cell_text))
-            line += code.line_count
-        self.source = "".join(pieces)
+        code = [(index, _cell_text(cell, index)) for index, cell in enumerate(self.data["cells"])
+                if cell.get("cell_type") == "code"]
+        self.source, first_lines = join_cells([text for _, text in code])
+        self.cells = [CodeCell(index, first, text) for (index, text), first in zip(code, first_lines)]
 
     def cell_position(self, line: int, col: int) -> tuple[int, int, int]:
         """(cell index in the notebook, 1-based line in the cell, column) of a joined position."""
@@ -98,6 +90,19 @@ class Notebook:
 
     def cell_texts(self) -> dict[int, str]:
         return {cell.index: cell.text for cell in self.cells}
+
+
+def join_cells(cell_texts: Sequence[str]) -> tuple[str, list[int]]:
+    """The cells as one Python source, and the 1-based line where each cell starts in it.
+
+    Shared by .ipynb files and the language server's notebook documents.
+    """
+    pieces: list[str] = []
+    first_lines = []
+    for text in cell_texts:
+        first_lines.append(len(pieces) + 1)
+        pieces.extend(python_lines(text))
+    return "".join(pieces), first_lines
 
 
 def _load(text: str) -> dict:

@@ -12,8 +12,8 @@ from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 
-from . import __version__, registry
-from .diagnostics import Diagnostic, Safety, Severity
+from . import __version__, api, registry
+from .diagnostics import Diagnostic, Severity
 from .notebook import Notebook
 
 Finding = tuple[str, "str | Notebook", Diagnostic]
@@ -26,8 +26,7 @@ _GITHUB_LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.
 
 def fixable(diagnostic: Diagnostic, unsafe_fixes: bool) -> bool:
     """Would --fix (with --unsafe-fixes when given) apply this diagnostic's fix?"""
-    fix = diagnostic.fix
-    return fix is not None and (fix.safety is Safety.SAFE or unsafe_fixes)
+    return api.chosen_fix(diagnostic, unsafe_fixes) is not None
 
 
 def rule_name(code: str) -> str:

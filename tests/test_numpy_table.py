@@ -13,7 +13,6 @@ os.environ["TF_CPP_MIN_LOG_LEVEL"] = "3"
 
 import functools  # noqa: E402
 import inspect  # noqa: E402
-from pathlib import Path  # noqa: E402
 
 import libcst as cst  # noqa: E402
 import numpy as np  # noqa: E402

@@ -1,0 +1,130 @@
+"""What a front end reports for one Python text under a configuration: the CLI and the server.
+
+`lint` is strict: a text that does not parse yields one E999 diagnostic, as a linter should.
+`lint_tolerant` is for an editor, where the text is half-typed most of the time: the lines that
+break the parse are blanked out (the rest keeps its positions) and the remainder is analysed, so
+a typo in one function does not hide the breaks found in all the others.
+"""
+from __future__ import annotations
+
+import ast
+import dataclasses
+import os
+import re
+
+from . import api
+from .config import Config
+from .diagnostics import Diagnostic, Severity, Span
+from .suppression import suppressed
+
+# Blanking more lines than this rarely recovers anything worth showing, and each try is a parse.
+MAX_RECOVERY_ATTEMPTS = 8
+
+
+def lint(source: str, path: str | os.PathLike, config: Config = Config(), config_path=None) -> list[Diagnostic]:
+    """Enabled, unsuppressed diagnostics with configured severities; E999 if `source` does not parse.
+
+    `config_path` is the path that per-file ignores match (defaults to `path`).
+    """
+    error = syntax_error(source, str(path))
+    if error is not None:
+        return [error]
+    return _analyze(source, str(path), config, config_path or path)
+
+
+def lint_tolerant(source: str, path: str | os.PathLike, config: Config = Config(), config_path=None) -> list[Diagnostic]:
+    """Like `lint`, but analyse what parses instead of reporting a syntax error.
+
+    Diagnostics (and fixes) that touch a blanked line are dropped: their text is not what the
+    user wrote. When nothing can be recovered the result is empty.
+    """
+    recovered = recover(source)
+    if recovered is None:
+        return []
+    parsable, blanked = recovered
+    found = _analyze(parsable, str(path), config, config_path or path)
+    if not blanked:
+        return found
+    return [_without_fixes_touching(d, blanked) for d in found if not _touches(d, blanked)]
+
+
+def _analyze(source: str, display: str, config: Config, config_path) -> list[Diagnostic]:
+    found = api.analyze(source, display, enabled=lambda code: config.enabled(code, config_path))
+    lines = split_source_lines(source)
+    kept = [
+        dataclasses.replace(d, severity=config.severity_for(d.code, d.severity))
+        for d in found
+        if config.enabled(d.code, config_path) and not suppressed(d, lines)
+    ]
+    return sorted(kept, key=lambda d: (d.span, d.code))
+
+
+def split_source_lines(source: str) -> list[str]:
+    return re.split(r"\r\n|\r|\n", source)  # the lines `ast` numbers (not str.splitlines)
+
+
+def syntax_error(source: str, display: str = "<unknown>") -> Diagnostic | None:
+    error = _parse_error(source, display)
+    if error is None:
+        return None
+    line, col, message = error
+    return Diagnostic("E999", Severity.ERROR, message, Span(line, col, line, col))
+
+
+def _parse_error(source: str, display: str = "<unknown>") -> tuple[int, int, str] | None:
+    """(1-based line, column, message) of the first syntax error, or None when `source` parses."""
+    try:
+        compile(source, display, "exec", ast.PyCF_ONLY_AST, dont_inherit=True)
+    except SyntaxError as error:
+        return error.lineno or 1, max((error.offset or 1) - 1, 0), f"SyntaxError: {error.msg}"
+    except ValueError as error:  # e.g. "source code string cannot contain null bytes"
+        return 1, 0, f"SyntaxError: {error}"
+    return None
+
+
+def recover(source: str) -> tuple[str, frozenset[int]] | None:
+    """`source` made parsable by blanking the lines Python complains about, and those lines.
+
+    A blanked line keeps its indentation and becomes `pass`, so a block whose only statement was
+    being typed stays a block; every other line keeps its text and position. None when a few
+    attempts do not give a parsable text.
+    """
+    if "\x00" in source:
+        return None
+    lines = re.split(r"(\r\n|\r|\n)", source)  # texts at even indexes, their newlines at odd ones
+    blanked: set[int] = set()
+    for _ in range(MAX_RECOVERY_ATTEMPTS + 1):
+        text = "".join(lines)
+        error = _parse_error(text)
+        if error is None:
+            return text, frozenset(blanked)
+        line = _line_to_blank(error[0], lines, blanked)
+        if line is None:
+            return None
+        index = 2 * (line - 1)
+        indent = re.match(r"[ \t]*", lines[index]).group()
+        lines[index] = f"{indent}pass" if lines[index].strip() else lines[index]
+        blanked.add(line)
+    return None
+
+
+def _line_to_blank(line: int, lines: list[str], blanked: set[int]) -> int | None:
+    """The reported line, or when it is already blank(ed), the nearest non-blank line above it."""
+    count = (len(lines) + 1) // 2
+    line = min(max(line, 1), count)
+    while line >= 1 and (line in blanked or not lines[2 * (line - 1)].strip()):
+        line -= 1
+    return line if line >= 1 else None
+
+
+def _touches(diagnostic: Diagnostic, lines: frozenset[int]) -> bool:
+    return _any_on(lines, [diagnostic.span, *(r.span for r in diagnostic.related)])
+
+
+def _without_fixes_touching(diagnostic: Diagnostic, lines: frozenset[int]) -> Diagnostic:
+    fixes = tuple(fix for fix in diagnostic.fixes if not _any_on(lines, [e.span for e in fix.edits]))
+    return dataclasses.replace(diagnostic, fixes=fixes)
+
+
+def _any_on(lines: frozenset[int], spans: list[Span]) -> bool:
+    return any(span.line <= line <= span.end_line for span in spans for line in lines)
