@@ -12,6 +12,8 @@ from collections.abc import Callable, Sequence
 from .diagnostics import Diagnostic, Edit, Fix, Safety
 from .document import split_lines
 
+MAX_FIX_ROUNDS = 10  # a fix may uncover the next break; a loop of fixes undoing each other stops
+
 def analyze(source: str, path: str = "<stdin>", *, enabled: Callable[[str], bool] | None = None) -> list[Diagnostic]:
     """Diagnostics for one Python source text, sorted by position.
 
@@ -89,7 +91,7 @@ def fix_source(
     unsafe: bool = False,
     enabled: Callable[[str], bool] | None = None,
     diagnose: Callable[[str], Sequence[Diagnostic]] | None = None,
-    max_rounds: int = 10,
+    max_rounds: int = MAX_FIX_ROUNDS,
 ) -> str:
     """Apply fixes until none is left (a fix may uncover the next break): what `--fix` does.
 

@@ -26,7 +26,6 @@ from .notebook import Notebook, NotebookError
 from .output import FORMATS, Finding, format_statistics, render
 from .lint import lint
 
-MAX_FIX_ROUNDS = 10
 PROGRESS_THRESHOLD = 50
 ISSUES_URL = "https://github.com/gradguard/gradguard/issues"
 
@@ -230,7 +229,7 @@ def fix_document(text: str, is_notebook: bool, lint_python: Callable[[str], list
     fixed = 0
     newline = "\n" if is_notebook else api.newline_of(text)  # notebook cells always use "\n"
     diagnostics = lint_python(_python(text, is_notebook))
-    for _ in range(MAX_FIX_ROUNDS):
+    for _ in range(api.MAX_FIX_ROUNDS):
         fixes = [api.with_newline(fix, newline) for d in diagnostics if (fix := api.chosen_fix(d, unsafe))]
         new_text, applied = _apply(text, fixes, is_notebook)
         if not applied or _python(new_text, is_notebook) == _python(text, is_notebook):

@@ -137,7 +137,7 @@ def _config_from_table(table: object, path: Path) -> Config:
     for key in table:
         if key not in _KEYS:
             raise ConfigError(f"{where}: unknown key {key!r}{_did_you_mean(key, _KEYS)}")
-    check = _Checker(where)
+    check = Checker(where)
     return Config(
         select=check.codes("select", table.get("select", ["GG"])),
         ignore=check.codes("ignore", table.get("ignore", [])),
@@ -150,7 +150,7 @@ def _config_from_table(table: object, path: Path) -> Config:
 
 
 @dataclass
-class _Checker:
+class Checker:
     where: str
 
     def fail(self, message: str) -> ConfigError:

@@ -1,0 +1,180 @@
+"""Code actions: each diagnostic's fixes, "Ignore GGxxx for this line", and fix-all.
+
+Quick fixes come from the fixes a diagnostic carries in its `data` (no new analysis); when a
+client does not send `data` back, or the document moved on since, they come from the analysis of
+the current text. A rule's real fixes come first — the one that brings the gradient back is
+preferred — then its "Ignore" action. Fix-all applies safe fixes only; it is computed lazily
+through `codeAction/resolve` when the client can resolve edits, else in the first reply.
+"""
+from __future__ import annotations
+
+import asyncio
+from typing import TYPE_CHECKING
+
+from lsprotocol import types
+
+from gradguard.rules import api
+from gradguard.rules.suppression import suppression_edit
+
+from . import analysis
+
+if TYPE_CHECKING:
+    from .server import GradguardServer
+
+FIX_ALL_KIND = f"{types.CodeActionKind.SourceFixAll.value}.gradguard"
+
+
+async def code_actions(ls: GradguardServer, params: types.CodeActionParams) -> list[types.CodeAction]:
+    uri = params.text_document.uri
+    if ls.store.get(uri) is None:
+        return []
+    target = ls.store.target_of(uri)
+    settings = ls.settings_for(target)
+    if not settings.enable:
+        return []
+    wanted = _kind_filter(params.context.only)
+    out: list[types.CodeAction] = []
+    if wanted(types.CodeActionKind.QuickFix):
+        for diagnostic in params.context.diagnostics:
+            if diagnostic.source == analysis.SOURCE and isinstance(diagnostic.code, str):
+                out.extend(await _fix_actions(ls, uri, diagnostic))
+                if settings.ignore_actions:
+                    out.extend(_ignore_action(ls, uri, diagnostic))
+    if wanted(FIX_ALL_KIND) and settings.fix_all and await _has_safe_fix(ls, target):
+        out.append(await _fix_all_action(ls, uri))
+    return out
+
+
+def _kind_filter(only: list[str] | None):
+    """Whether a kind was asked for: `only` lists kinds or their parents ("source" covers fix-all)."""
+    if not only:
+        return lambda kind: True
+    return lambda kind: any(kind == k or kind.startswith(f"{k}.") for k in map(str, only))
+
+
+# -- quick fixes ---------------------------------------------------------------------------------
+
+
+async def _fix_actions(ls: GradguardServer, uri: str, diagnostic: types.Diagnostic) -> list[types.CodeAction]:
+    fixes = _fixes_in(diagnostic.data)
+    if fixes is None or not _versions_current(ls, fixes):
+        fixes = await _fixes_from_analysis(ls, uri, diagnostic)
+    ordered = sorted(fixes, key=lambda fix: not fix.get("preferred"))  # stable: rule order otherwise
+    return [
+        types.CodeAction(
+            title=f"gradguard ({diagnostic.code}): {fix['title']}" + ("" if fix.get("safe") else " (unsafe fix)"),
+            kind=types.CodeActionKind.QuickFix,
+            diagnostics=[diagnostic],
+            is_preferred=bool(fix.get("preferred")),
+            edit=workspace_edit(ls, fix["edits"]),
+        )
+        for fix in ordered
+    ]
+
+
+def _fixes_in(data: object) -> list[dict] | None:
+    """The fixes carried in a diagnostic's data, or None when the client sent none back."""
+    if not isinstance(data, dict) or not isinstance(data.get("fixes"), list):
+        return None
+    fixes = data["fixes"]
+    valid = all(isinstance(f, dict) and isinstance(f.get("title"), str) and isinstance(f.get("edits"), list)
+                for f in fixes)
+    return fixes if valid else None
+
+
+def _versions_current(ls: GradguardServer, fixes: list[dict]) -> bool:
+    for fix in fixes:
+        for edit in fix["edits"]:
+            document = ls.store.get(edit.get("uri", ""))
+            if document is None or document.version != edit.get("version"):
+                return False
+    return True
+
+
+async def _fixes_from_analysis(ls: GradguardServer, uri: str, wanted: types.Diagnostic) -> list[dict]:
+    result = await ls.current_result(ls.store.target_of(uri))
+    if result is None:
+        return []
+    for diagnostic in result.by_uri.get(uri, []):
+        if diagnostic.code == wanted.code and diagnostic.range == wanted.range:
+            return diagnostic.data["fixes"]
+    return []
+
+
+def workspace_edit(ls: GradguardServer, edits: list[dict]) -> types.WorkspaceEdit:
+    """Edits given as {"uri", "version", "range", "newText"} dicts, as the client can take them."""
+    by_uri: dict[str, list[types.TextEdit]] = {}
+    versions: dict[str, int | None] = {}
+    for edit in edits:
+        text_edit = ls.protocol._converter.structure(
+            {"range": edit["range"], "newText": edit["newText"]}, types.TextEdit)
+        by_uri.setdefault(edit["uri"], []).append(text_edit)
+        versions[edit["uri"]] = edit.get("version")
+    if ls.supports("workspace", "workspace_edit", "document_changes"):
+        return types.WorkspaceEdit(document_changes=[
+            types.TextDocumentEdit(types.OptionalVersionedTextDocumentIdentifier(uri, versions[uri]), text_edits)
+            for uri, text_edits in by_uri.items()
+        ])
+    return types.WorkspaceEdit(changes=by_uri)
+
+
+# -- "Ignore GGxxx for this line" ----------------------------------------------------------------
+
+
+def _ignore_action(ls: GradguardServer, uri: str, diagnostic: types.Diagnostic) -> list[types.CodeAction]:
+    document = ls.store.get(uri)
+    line = diagnostic.range.start.line
+    try:
+        edit = suppression_edit(document.text, line + 1, diagnostic.code)
+    except ValueError:
+        return []  # the line cannot take a comment (inside a multi-line string, after a backslash)
+    start = document.position_at(edit.span.line - 1, edit.span.col, ls.encoding)
+    end = document.position_at(edit.span.end_line - 1, edit.span.end_col, ls.encoding)
+    edits = [{"uri": uri, "version": document.version, "range": analysis.range_json(types.Range(start, end)),
+              "newText": edit.new_text}]
+    return [types.CodeAction(
+        title=f"gradguard: Ignore {diagnostic.code} for this line",
+        kind=types.CodeActionKind.QuickFix,
+        diagnostics=[diagnostic],
+        edit=workspace_edit(ls, edits),
+    )]
+
+
+# -- fix-all ---------------------------------------------------------------------------------------
+
+
+async def _has_safe_fix(ls: GradguardServer, target: str) -> bool:
+    result = await ls.current_result(target)
+    return result is not None and any(api.chosen_fix(d, unsafe=False) for d in result.diagnostics)
+
+
+async def _fix_all_action(ls: GradguardServer, uri: str) -> types.CodeAction:
+    action = types.CodeAction(title="gradguard: Fix all safe fixes", kind=FIX_ALL_KIND, data={"uri": uri})
+    if ls.supports("text_document", "code_action", "resolve_support"):
+        properties = ls.caps.text_document.code_action.resolve_support.properties or []
+        if "edit" in properties:
+            return action  # the edit comes with codeAction/resolve
+    return await resolve(ls, action)
+
+
+async def resolve(ls: GradguardServer, action: types.CodeAction) -> types.CodeAction:
+    data = action.data if isinstance(action.data, dict) else {}
+    uri = data.get("uri")
+    if action.kind == FIX_ALL_KIND and isinstance(uri, str):
+        action.edit = await fix_all_edit(ls, uri) or types.WorkspaceEdit(changes={})
+    return action
+
+
+async def fix_all_edit(ls: GradguardServer, uri: str) -> types.WorkspaceEdit | None:
+    """Every safe fix of the document (all cells of its notebook), or None when there is none."""
+    snap = ls.take_snapshot(ls.store.target_of(uri))
+    if snap is None:
+        return None
+    texts = await asyncio.get_running_loop().run_in_executor(None, analysis.fixed_texts, snap)
+    edits = []
+    for part, text in zip(snap.parts, texts):
+        edit = analysis.text_edit(part.document, text, ls.encoding)
+        if edit is not None:
+            edits.append({"uri": part.uri, "version": part.version, "range": analysis.range_json(edit.range),
+                          "newText": edit.new_text})
+    return workspace_edit(ls, edits) if edits else None

@@ -1,0 +1,238 @@
+"""One analysis unit — a Python document, or a notebook's code cells — and its results in LSP terms.
+
+Everything here runs in the worker thread on immutable snapshots, so the event loop never waits
+for it. A plain document is a unit of one part; a notebook is a unit of one part per code cell,
+joined in order as one program (the model built in cell 1, the tape in cell 4).
+"""
+from __future__ import annotations
+
+import bisect
+import dataclasses
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from lsprotocol import types
+
+from gradguard.rules import api, registry
+from gradguard.rules.config import Config
+from gradguard.rules.diagnostics import Diagnostic, Edit, Fix, Safety, Severity, Span
+from gradguard.rules.lint import lint_tolerant
+from gradguard.rules.notebook import join_cells
+
+from .documents import Encoding, TextDocument
+
+SOURCE = "gradguard"
+_SEVERITY = {
+    Severity.ERROR: types.DiagnosticSeverity.Error,
+    Severity.WARNING: types.DiagnosticSeverity.Warning,
+    Severity.INFO: types.DiagnosticSeverity.Information,
+}
+
+
+@dataclass(frozen=True)
+class Part:
+    """One document of a unit: its text as the client has it, and where it starts in the source."""
+
+    uri: str
+    version: int
+    document: TextDocument  # a private copy: the live document keeps changing
+    first_line: int         # 1-based line of the joined source where the part starts
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    target: str            # the document or notebook URI
+    path: str              # file system path (or the URI) for per-file ignores and messages
+    source: str            # the Python program analysed
+    parts: tuple[Part, ...]
+    notebook: bool
+    config: Config
+    encoding: Encoding
+
+    @property
+    def versions(self) -> tuple[int, ...]:
+        return tuple(part.version for part in self.parts)
+
+    @property
+    def first_lines(self) -> list[int]:
+        return [part.first_line for part in self.parts]
+
+    def diagnose(self, source: str | None = None) -> list[Diagnostic]:
+        return lint_tolerant(self.source if source is None else source, self.path, self.config)
+
+
+def snapshot(target: str, path: str, documents: Sequence[TextDocument], notebook: bool, config: Config,
+             encoding: Encoding) -> Snapshot:
+    copies = [TextDocument(d.uri, d.text, d.version, d.language_id) for d in documents]
+    source, first_lines = join_texts([d.text for d in copies], notebook)
+    parts = tuple(Part(d.uri, d.version, d, first) for d, first in zip(copies, first_lines))
+    return Snapshot(target, path, source, parts, notebook, config, encoding)
+
+
+def join_texts(texts: Sequence[str], notebook: bool) -> tuple[str, list[int]]:
+    if not notebook:
+        return texts[0], [1]
+    return join_cells(texts)
+
+
+# ---------------------------------------------------------------------------------------------
+# Results
+
+
+@dataclass
+class Result:
+    snapshot: Snapshot
+    diagnostics: list[Diagnostic]
+    by_uri: dict[str, list[types.Diagnostic]]  # every part's URI, empty lists included
+
+
+def analyze(snap: Snapshot) -> Result:
+    found = snap.diagnose()
+    by_uri: dict[str, list[types.Diagnostic]] = {part.uri: [] for part in snap.parts}
+    for diagnostic in found:
+        located = to_lsp(diagnostic, snap)
+        if located is not None:
+            by_uri[located[0]].append(located[1])
+    return Result(snap, found, by_uri)
+
+
+def part_at(line: int, first_lines: Sequence[int]) -> int | None:
+    """The index of the part holding joined-source `line` (an empty cell holds no line)."""
+    index = bisect.bisect_right(first_lines, line) - 1
+    return index if index >= 0 else None
+
+
+def within_one_part(span: Span, first_lines: Sequence[int]) -> bool:
+    """The span starts and ends in one part (it may end at column 0 just past the part)."""
+    index = part_at(span.line, first_lines)
+    if index is None:
+        return False
+    if index + 1 == len(first_lines):
+        return True
+    following = first_lines[index + 1]
+    return span.end_line < following or (span.end_line == following and span.end_col == 0)
+
+
+def locate(span: Span, snap: Snapshot) -> tuple[Part, types.Range] | None:
+    """The part a joined-source span starts in, and the span as a range of that part (clamped)."""
+    first_lines = snap.first_lines
+    index = part_at(span.line, first_lines)
+    if index is None:
+        return None
+    part = snap.parts[index]
+    doc, offset = part.document, part.first_line
+    start = doc.position_at(span.line - offset, span.col, snap.encoding)
+    if not within_one_part(span, first_lines):
+        end = doc.position_at(doc.line_count, 0, snap.encoding)  # the end of this part
+    else:
+        end = doc.position_at(span.end_line - offset, span.end_col, snap.encoding)
+    return part, types.Range(start, end)
+
+
+def to_lsp(diagnostic: Diagnostic, snap: Snapshot) -> tuple[str, types.Diagnostic] | None:
+    located = locate(diagnostic.span, snap)
+    if located is None:
+        return None
+    part, range_ = located
+    rule = registry.rule_by_code(diagnostic.code)
+    return part.uri, types.Diagnostic(
+        range=range_,
+        message=diagnostic.message,
+        severity=_SEVERITY[diagnostic.severity],
+        code=diagnostic.code,
+        code_description=types.CodeDescription(href=rule.doc_url()) if rule else None,
+        source=SOURCE,
+        related_information=_related(diagnostic, snap) or None,
+        data={"fixes": [fix_data(fix, snap) for fix in diagnostic.fixes if _fits(fix, snap.first_lines)]},
+    )
+
+
+def _related(diagnostic: Diagnostic, snap: Snapshot) -> list[types.DiagnosticRelatedInformation]:
+    out = []
+    for related in diagnostic.related:
+        located = locate(related.span, snap)
+        if located is not None:
+            out.append(types.DiagnosticRelatedInformation(types.Location(located[0].uri, located[1]), related.message))
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Fixes: carried in each diagnostic's `data`, so a code action needs no new analysis
+
+
+def fix_data(fix: Fix, snap: Snapshot) -> dict:
+    newline = "\n" if snap.notebook else api.newline_of(snap.source)
+    fix = api.with_newline(fix, newline)
+    edits = []
+    for edit in fix.edits:
+        part, range_ = locate(edit.span, snap)
+        edits.append({"uri": part.uri, "version": part.version, "range": range_json(range_), "newText": edit.new_text})
+    return {"title": fix.title, "safe": fix.safety is Safety.SAFE, "preferred": fix.preferred, "edits": edits}
+
+
+def _fits(fix: Fix, first_lines: Sequence[int]) -> bool:
+    """Every edit lies inside one part (a notebook fix cannot straddle two cells)."""
+    return all(within_one_part(edit.span, first_lines) for edit in fix.edits)
+
+
+def range_json(range_: types.Range) -> dict:
+    return {"start": {"line": range_.start.line, "character": range_.start.character},
+            "end": {"line": range_.end.line, "character": range_.end.character}}
+
+
+def fixed_texts(snap: Snapshot, unsafe: bool = False) -> list[str]:
+    """Each part's text after the fix-all loop (safe fixes only unless `unsafe`).
+
+    Works on the parts' texts round by round, so fixes that add lines (an import) never shift
+    another cell's positions.
+    """
+    texts = [part.document.text for part in snap.parts]
+    newline = "\n" if snap.notebook else api.newline_of(texts[0])
+    for _ in range(api.MAX_FIX_ROUNDS):
+        source, first_lines = join_texts(texts, snap.notebook)
+        fixes = [api.with_newline(fix, newline) for d in snap.diagnose(source) if (fix := api.chosen_fix(d, unsafe))]
+        chosen = api.non_conflicting_fixes([fix for fix in fixes if _fits(fix, first_lines)])
+        new_texts = _apply_per_part(texts, first_lines, chosen)
+        if new_texts == texts:
+            break
+        texts = new_texts
+    return texts
+
+
+def _apply_per_part(texts: list[str], first_lines: Sequence[int], fixes: Sequence[Fix]) -> list[str]:
+    per_part: dict[int, list[Edit]] = {}
+    for edit in api.non_conflicting_edits(fixes):
+        index = part_at(edit.span.line, first_lines)
+        shift = first_lines[index] - 1
+        span = dataclasses.replace(edit.span, line=edit.span.line - shift, end_line=edit.span.end_line - shift)
+        per_part.setdefault(index, []).append(Edit(span, edit.new_text))
+    return [api.apply_edits(text, per_part[i]) if i in per_part else text for i, text in enumerate(texts)]
+
+
+def text_edit(document: TextDocument, new_text: str, encoding: Encoding) -> types.TextEdit | None:
+    """One edit turning `document` into `new_text`: the changed middle, not the whole text."""
+    old = document.text
+    if old == new_text:
+        return None
+    prefix = 0
+    limit = min(len(old), len(new_text))
+    while prefix < limit and old[prefix] == new_text[prefix]:
+        prefix += 1
+    suffix = 0
+    while suffix < limit - prefix and old[-1 - suffix] == new_text[-1 - suffix]:
+        suffix += 1
+    # Never split a "\r\n": positions cannot point between its two characters.
+    if 0 < prefix < len(old) and old[prefix - 1] == "\r" and old[prefix] == "\n":
+        prefix -= 1
+    end = len(old) - suffix
+    if 0 < end < len(old) and old[end - 1] == "\r" and old[end] == "\n":
+        suffix -= 1
+    start = _position_of_offset(document, prefix, encoding)
+    end = _position_of_offset(document, len(old) - suffix, encoding)
+    return types.TextEdit(types.Range(start, end), new_text[prefix:len(new_text) - suffix])
+
+
+def _position_of_offset(document: TextDocument, offset: int, encoding: Encoding) -> types.Position:
+    line = bisect.bisect_right(document.line_starts, offset) - 1
+    return document.position_at(line, offset - document.line_starts[line], encoding)
+

@@ -1,0 +1,493 @@
+"""The gradguard language server: a thin adapter between LSP (pygls) and the analyzer.
+
+Documents live in `DocumentStore`; analysis runs in `Scheduler`'s worker thread on snapshots;
+results are pushed (or pulled, when the client announces pull diagnostics); code actions are
+built from the fixes each diagnostic carries in its `data`.
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import traceback
+
+from lsprotocol import types
+from pygls.lsp.server import LanguageServer
+from pygls.protocol import LanguageServerProtocol
+from pygls.protocol.language_server import lsp_method
+from pygls.uris import to_fs_path
+
+from gradguard.rules import __version__
+from gradguard.rules.config import Config, ConfigError
+
+from . import actions, analysis
+from .analysis import Result, Snapshot
+from .documents import DocumentStore, Encoding
+from .scheduler import Scheduler
+from .settings import SECTION, ClientSettings, FileConfigs, parse_settings
+
+log = logging.getLogger("gradguard.server")
+FIX_ALL_COMMAND = "gradguard.applyFixAll"
+
+
+def _user_handler_only(method: str):
+    """A builtin that skips pygls's own document bookkeeping: DocumentStore keeps the documents."""
+
+    @lsp_method(method)
+    def handler(self, *args):
+        if (user := self.fm.features.get(method)) is not None:
+            yield user, args, None
+
+    return handler
+
+
+class GradguardProtocol(LanguageServerProtocol):
+    lsp_text_document__did_open = _user_handler_only(types.TEXT_DOCUMENT_DID_OPEN)
+    lsp_text_document__did_change = _user_handler_only(types.TEXT_DOCUMENT_DID_CHANGE)
+    lsp_text_document__did_close = _user_handler_only(types.TEXT_DOCUMENT_DID_CLOSE)
+    lsp_notebook_document__did_open = _user_handler_only(types.NOTEBOOK_DOCUMENT_DID_OPEN)
+    lsp_notebook_document__did_change = _user_handler_only(types.NOTEBOOK_DOCUMENT_DID_CHANGE)
+    lsp_notebook_document__did_close = _user_handler_only(types.NOTEBOOK_DOCUMENT_DID_CLOSE)
+
+
+class GradguardServer(LanguageServer):
+    def __init__(self):
+        super().__init__(
+            "gradguard",
+            __version__,
+            protocol_cls=GradguardProtocol,
+            text_document_sync_kind=types.TextDocumentSyncKind.Incremental,
+            notebook_document_sync=types.NotebookDocumentSyncOptions(
+                notebook_selector=[types.NotebookDocumentFilterWithCells(
+                    cells=[types.NotebookCellLanguage(language="python")], notebook="*")],
+                save=True,
+            ),
+        )
+        self.store = DocumentStore()
+        self.encoding = Encoding()
+        self.file_configs = FileConfigs()
+        self.results: dict[str, Result] = {}
+        self.published: dict[str, set[str]] = {}          # target -> URIs with pushed diagnostics
+        self.waiters: dict[str, list[asyncio.Future]] = {}
+        self.folder_settings: dict[str, ClientSettings] = {}
+        self.pushed_settings: object = None               # initializationOptions / didChangeConfiguration
+        self.reported: set[str] = set()                   # problems already shown to the user
+        self.pull = False
+        self.generation = 0                               # bumped when settings or config change
+        self.workspace_changed = asyncio.Event()          # wakes a held workspace/diagnostic
+        self.scheduler: Scheduler[Snapshot, Result] | None = None
+
+    # -- capabilities --------------------------------------------------------------------------
+
+    @property
+    def caps(self) -> types.ClientCapabilities:
+        return self.client_capabilities
+
+    def supports(self, *path: str) -> bool:
+        """Whether a (nested) client capability is present and truthy."""
+        value: object = self.caps
+        for name in path:
+            value = getattr(value, name, None)
+            if value is None:
+                return False
+        return bool(value)
+
+    # -- messages ------------------------------------------------------------------------------
+
+    def log_message(self, message: str, level: types.MessageType = types.MessageType.Log) -> None:
+        log.log(_LOGGING_LEVEL[level], message)
+        try:
+            self.window_log_message(types.LogMessageParams(level, message))
+            if self.protocol.trace != types.TraceValue.Off:
+                self.log_trace(types.LogTraceParams(message))
+        except Exception:  # no client connected (tests, shutdown)
+            pass
+
+    def trace(self, message: str, verbose: str | None = None) -> None:
+        """`$/logTrace`, only when the client asked for it with `$/setTrace`."""
+        if self.protocol.trace == types.TraceValue.Off:
+            return
+        detail = verbose if self.protocol.trace == types.TraceValue.Verbose else None
+        self.log_trace(types.LogTraceParams(message, detail))
+
+    def report_problem(self, message: str) -> None:
+        """Tell the user once about a problem they can fix (a broken setting or config file)."""
+        self.log_message(message, types.MessageType.Warning)
+        if message not in self.reported:
+            self.reported.add(message)
+            self.window_show_message(types.ShowMessageParams(types.MessageType.Warning, f"gradguard: {message}"))
+
+    # -- settings ------------------------------------------------------------------------------
+
+    def folder_of(self, uri: str) -> str | None:
+        folders = [f.uri for f in (self.workspace.folders or {}).values()] if self.workspace else []
+        matches = [f for f in folders if uri.startswith(f.rstrip("/") + "/")]
+        return max(matches, key=len) if matches else None
+
+    def settings_for(self, uri: str) -> ClientSettings:
+        folder = self.folder_of(uri)
+        if folder in self.folder_settings:
+            return self.folder_settings[folder]
+        return self.folder_settings.get("", ClientSettings())
+
+    async def load_settings(self) -> None:
+        """Ask the client for `gradguard` settings per workspace folder (or take the pushed ones)."""
+        scopes = [None, *[f.uri for f in (self.workspace.folders or {}).values()]]
+        raws: list[object] = [self.pushed_settings] * len(scopes)
+        if self.supports("workspace", "configuration"):
+            try:
+                items = [types.ConfigurationItem(scope_uri=scope, section=SECTION) for scope in scopes]
+                raws = await asyncio.wait_for(
+                    self.workspace_configuration_async(types.ConfigurationParams(items)), 10)
+            except Exception as error:
+                self.log_message(f"workspace/configuration failed ({error}); using the pushed settings",
+                                 types.MessageType.Warning)
+        settings = {}
+        for scope, raw in zip(scopes, raws):
+            parsed, problems = parse_settings(raw if raw is not None else self.pushed_settings)
+            for problem in problems:
+                self.report_problem(problem)
+            settings[scope or ""] = parsed
+        self.folder_settings = settings
+        self.log_message(f"settings: {settings.get('')}")
+
+    def config_for(self, target: str, path: str) -> Config:
+        settings = self.settings_for(target)
+        try:
+            config, _ = self.file_configs.for_path(path) if os.path.isabs(path) else (Config(), None)
+        except ConfigError as error:
+            self.report_problem(f"{error}; using the default configuration until it is fixed")
+            config = Config()
+        return settings.apply_to(config)
+
+    # -- analysis ------------------------------------------------------------------------------
+
+    def take_snapshot(self, target: str) -> Snapshot | None:
+        notebook = self.store.notebooks.get(target)
+        if notebook is not None:
+            documents = [self.store.get(cell.uri) for cell in notebook.cells
+                         if cell.kind == types.NotebookCellKind.Code]
+            documents = [d for d in documents if d is not None and d.language_id in ("python", "")]
+            if not documents:
+                return None
+        else:
+            document = self.store.get(target)
+            if document is None:
+                return None
+            documents = [document]
+        path = _path_of(target)
+        return analysis.snapshot(target, path, documents, notebook is not None, self.config_for(target, path),
+                                 self.encoding)
+
+    def current_versions(self, target: str) -> tuple[int, ...] | None:
+        snap_documents = self.store.notebooks.get(target)
+        if snap_documents is not None:
+            uris = [c.uri for c in snap_documents.cells if c.kind == types.NotebookCellKind.Code]
+            docs = [self.store.get(uri) for uri in uris]
+            return tuple(d.version for d in docs if d is not None and d.language_id in ("python", ""))
+        document = self.store.get(target)
+        return (document.version,) if document else None
+
+    def is_current(self, snap: Snapshot) -> bool:
+        return self.current_versions(snap.target) == snap.versions
+
+    def request_analysis(self, uri: str) -> None:
+        target = self.store.target_of(uri)
+        if not self.settings_for(target).enable:
+            self.results.pop(target, None)
+            self.clear_diagnostics(target)
+            return
+        self.scheduler.request(target)
+
+    def deliver(self, result: Result) -> None:
+        target = result.snapshot.target
+        self.results[target] = result
+        self.trace(f"analysed {target}: {len(result.diagnostics)} diagnostics",
+                   ", ".join(f"{d.code}@{d.span.line}" for d in result.diagnostics))
+        for waiter in self.waiters.pop(target, []):
+            if not waiter.done():
+                waiter.set_result(result)
+        if not self.pull:
+            self.push(result)
+
+    def analysis_failed(self, target: str, error: BaseException) -> None:
+        detail = "".join(traceback.format_exception(error))
+        self.log_message(f"analysis of {target} failed: {error!r}\n{detail}", types.MessageType.Error)
+        for waiter in self.waiters.pop(target, []):
+            if not waiter.done():
+                waiter.set_result(None)
+
+    def push(self, result: Result) -> None:
+        target = result.snapshot.target
+        versions = {part.uri: part.version for part in result.snapshot.parts}
+        stale = self.published.get(target, set()) - set(result.by_uri)
+        for uri in stale:
+            self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri, []))
+        for uri, diagnostics in result.by_uri.items():
+            self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri, diagnostics, versions[uri]))
+        self.published[target] = set(result.by_uri)
+
+    def clear_diagnostics(self, target: str) -> None:
+        if self.pull:
+            return
+        for uri in self.published.pop(target, set()):
+            self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri, []))
+
+    async def current_result(self, target: str) -> Result | None:
+        """The result for the target's current text, waiting for the analysis if needed."""
+        versions = self.current_versions(target)
+        if versions is None:
+            return None
+        result = self.results.get(target)
+        if result is not None and result.snapshot.versions == versions:
+            return result
+        waiter = asyncio.get_running_loop().create_future()
+        self.waiters.setdefault(target, []).append(waiter)
+        self.scheduler.request(target)
+        return await waiter
+
+    def forget(self, target: str) -> None:
+        self.scheduler.forget(target)
+        self.results.pop(target, None)
+        for waiter in self.waiters.pop(target, []):
+            if not waiter.done():
+                waiter.set_result(None)
+        self.clear_diagnostics(target)
+
+    def reanalyse_all(self) -> None:
+        self.generation += 1
+        self.workspace_changed.set()
+        self.results.clear()
+        targets = set(self.store.notebooks) | {uri for uri, d in self.store.documents.items() if not d.notebook_uri}
+        for target in targets:
+            self.request_analysis(target)
+        if self.pull and self.supports("workspace", "diagnostics", "refresh_support"):
+            self.workspace_diagnostic_refresh(None)
+
+
+def _path_of(uri: str) -> str:
+    """A file system path for per-file ignores and pyproject lookup; the URI itself otherwise."""
+    if uri.startswith("file:"):
+        path = to_fs_path(uri)
+        if path:
+            return path
+    return uri
+
+
+_LOGGING_LEVEL = {
+    types.MessageType.Error: logging.ERROR,
+    types.MessageType.Warning: logging.WARNING,
+    types.MessageType.Info: logging.INFO,
+    types.MessageType.Log: logging.DEBUG,
+    types.MessageType.Debug: logging.DEBUG,
+}
+
+server = GradguardServer()
+
+
+# ---------------------------------------------------------------------------------------------
+# Lifecycle
+
+
+@server.feature(types.INITIALIZE)
+def initialize(ls: GradguardServer, params: types.InitializeParams) -> None:
+    ls.encoding = Encoding(ls.workspace.position_encoding or types.PositionEncodingKind.Utf16)
+    ls.pushed_settings = params.initialization_options
+    ls.folder_settings = {"": parse_settings(params.initialization_options)[0]}
+    ls.scheduler = Scheduler(ls.take_snapshot, analysis.analyze, ls.is_current, ls.deliver, ls.analysis_failed)
+    ls.pull = ls.supports("text_document", "diagnostic")
+    if ls.pull:
+        _register_pull_diagnostics(ls)
+    client = params.client_info.name if params.client_info else "an unnamed client"
+    log.info("initialize from %s (position encoding %s, %s diagnostics)", client, ls.encoding.kind,
+             "pull" if ls.pull else "push")
+
+
+def _register_pull_diagnostics(ls: GradguardServer) -> None:
+    options = types.DiagnosticOptions(identifier=SECTION, inter_file_dependencies=False, workspace_diagnostics=True)
+    ls.feature(types.TEXT_DOCUMENT_DIAGNOSTIC, options)(pull_document_diagnostics)
+    ls.feature(types.WORKSPACE_DIAGNOSTIC)(pull_workspace_diagnostics)
+
+
+@server.feature(types.INITIALIZED)
+async def initialized(ls: GradguardServer, params: types.InitializedParams) -> None:
+    ls.log_message(f"gradguard {__version__} started ({'pull' if ls.pull else 'push'} diagnostics, "
+                   f"positions in {ls.encoding.kind})", types.MessageType.Info)
+    await ls.load_settings()
+    if ls.supports("workspace", "did_change_configuration", "dynamic_registration"):
+        await _register(ls, types.WORKSPACE_DID_CHANGE_CONFIGURATION, None)
+    if ls.supports("workspace", "did_change_watched_files", "dynamic_registration"):
+        watchers = [types.FileSystemWatcher(glob_pattern="**/pyproject.toml")]
+        await _register(ls, types.WORKSPACE_DID_CHANGE_WATCHED_FILES,
+                        types.DidChangeWatchedFilesRegistrationOptions(watchers=watchers))
+    ls.reanalyse_all()
+
+
+async def _register(ls: GradguardServer, method: str, options: object) -> None:
+    registration = types.Registration(id=f"{SECTION}-{method}", method=method, register_options=options)
+    try:
+        await ls.client_register_capability_async(types.RegistrationParams([registration]))
+    except Exception as error:
+        ls.log_message(f"could not register {method}: {error}", types.MessageType.Warning)
+
+
+@server.feature(types.SHUTDOWN)
+def shutdown(ls: GradguardServer, *args) -> None:
+    if ls.scheduler is not None:
+        ls.scheduler.shutdown()
+
+
+# ---------------------------------------------------------------------------------------------
+# Documents
+
+
+@server.feature(types.TEXT_DOCUMENT_DID_OPEN)
+def did_open(ls: GradguardServer, params: types.DidOpenTextDocumentParams) -> None:
+    ls.store.open(params.text_document)
+    ls.request_analysis(params.text_document.uri)
+
+
+@server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
+def did_change(ls: GradguardServer, params: types.DidChangeTextDocumentParams) -> None:
+    if ls.store.change(params, ls.encoding) is None:
+        ls.log_message(f"didChange for a document that is not open: {params.text_document.uri}",
+                       types.MessageType.Warning)
+        return
+    ls.request_analysis(params.text_document.uri)
+
+
+@server.feature(types.TEXT_DOCUMENT_DID_SAVE)
+def did_save(ls: GradguardServer, params: types.DidSaveTextDocumentParams) -> None:
+    if params.text_document.uri.endswith("pyproject.toml"):
+        ls.reanalyse_all()
+    elif ls.store.get(params.text_document.uri) is not None:
+        ls.request_analysis(params.text_document.uri)
+    ls.workspace_changed.set()
+
+
+@server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
+def did_close(ls: GradguardServer, params: types.DidCloseTextDocumentParams) -> None:
+    uri = params.text_document.uri
+    document = ls.store.get(uri)
+    ls.store.close(uri)
+    if document is not None and document.notebook_uri:
+        return  # a cell: its notebook's close clears it
+    ls.forget(uri)
+
+
+@server.feature(types.NOTEBOOK_DOCUMENT_DID_OPEN)
+def did_open_notebook(ls: GradguardServer, params: types.DidOpenNotebookDocumentParams) -> None:
+    ls.store.open_notebook(params)
+    ls.request_analysis(params.notebook_document.uri)
+
+
+@server.feature(types.NOTEBOOK_DOCUMENT_DID_CHANGE)
+def did_change_notebook(ls: GradguardServer, params: types.DidChangeNotebookDocumentParams) -> None:
+    if ls.store.change_notebook(params, ls.encoding) is not None:
+        ls.request_analysis(params.notebook_document.uri)
+
+
+@server.feature(types.NOTEBOOK_DOCUMENT_DID_SAVE)
+def did_save_notebook(ls: GradguardServer, params: types.DidSaveNotebookDocumentParams) -> None:
+    if params.notebook_document.uri in ls.store.notebooks:
+        ls.request_analysis(params.notebook_document.uri)
+
+
+@server.feature(types.NOTEBOOK_DOCUMENT_DID_CLOSE)
+def did_close_notebook(ls: GradguardServer, params: types.DidCloseNotebookDocumentParams) -> None:
+    ls.store.close_notebook(params.notebook_document.uri)
+    ls.forget(params.notebook_document.uri)
+
+
+# ---------------------------------------------------------------------------------------------
+# Configuration
+
+
+@server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
+async def did_change_configuration(ls: GradguardServer, params: types.DidChangeConfigurationParams) -> None:
+    if params.settings not in (None, {}) and not ls.supports("workspace", "configuration"):
+        ls.pushed_settings = params.settings
+    await ls.load_settings()
+    ls.reanalyse_all()
+
+
+@server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
+def did_change_watched_files(ls: GradguardServer, params: types.DidChangeWatchedFilesParams) -> None:
+    if any(change.uri.endswith("pyproject.toml") for change in params.changes):
+        ls.file_configs.clear()
+        ls.reanalyse_all()
+
+
+@server.feature(types.WORKSPACE_DID_CHANGE_WORKSPACE_FOLDERS)
+async def did_change_folders(ls: GradguardServer, params: types.DidChangeWorkspaceFoldersParams) -> None:
+    await ls.load_settings()
+    ls.reanalyse_all()
+
+
+# ---------------------------------------------------------------------------------------------
+# Pull diagnostics (registered in `initialize` only for clients that announce them)
+
+
+async def pull_document_diagnostics(ls: GradguardServer, params: types.DocumentDiagnosticParams):
+    uri = params.text_document.uri
+    target = ls.store.target_of(uri)
+    if not ls.settings_for(target).enable:
+        return types.RelatedFullDocumentDiagnosticReport(items=[])
+    result = await ls.current_result(target)
+    items = result.by_uri.get(uri, []) if result is not None else []
+    result_id = _result_id(result, uri)
+    if result_id is not None and params.previous_result_id == result_id:
+        return types.RelatedUnchangedDocumentDiagnosticReport(result_id=result_id)
+    return types.RelatedFullDocumentDiagnosticReport(items=items, result_id=result_id)
+
+
+def _result_id(result: Result | None, uri: str) -> str | None:
+    if result is None:
+        return None
+    return f"{result.snapshot.versions}:{hash(tuple(str(d) for d in result.by_uri.get(uri, [])))}"
+
+
+async def pull_workspace_diagnostics(ls: GradguardServer, params: types.WorkspaceDiagnosticParams):
+    from .workspace import workspace_diagnostics
+
+    return await workspace_diagnostics(ls, params)
+
+
+# ---------------------------------------------------------------------------------------------
+# Code actions and commands
+
+
+@server.feature(
+    types.TEXT_DOCUMENT_CODE_ACTION,
+    types.CodeActionOptions(
+        code_action_kinds=[types.CodeActionKind.QuickFix, actions.FIX_ALL_KIND],
+        resolve_provider=True,
+    ),
+)
+async def code_action(ls: GradguardServer, params: types.CodeActionParams):
+    return await actions.code_actions(ls, params)
+
+
+@server.feature(types.CODE_ACTION_RESOLVE)
+async def resolve_code_action(ls: GradguardServer, action: types.CodeAction) -> types.CodeAction:
+    return await actions.resolve(ls, action)
+
+
+@server.command(FIX_ALL_COMMAND)
+async def apply_fix_all(ls: GradguardServer, uri: str | None = None, *args) -> None:
+    """Apply every safe fix to a document (the editor's "gradguard: Fix All")."""
+    if not isinstance(uri, str) or ls.store.get(uri) is None:
+        raise ValueError(f"{FIX_ALL_COMMAND} expects the URI of an open document, got {uri!r}")
+    edit = await actions.fix_all_edit(ls, uri)
+    if edit is None:
+        ls.window_show_message(types.ShowMessageParams(types.MessageType.Info, "gradguard: nothing to fix"))
+        return
+    await ls.workspace_apply_edit_async(types.ApplyWorkspaceEditParams(edit, label="gradguard: fix all"))
+
+
+def start(tcp: tuple[str, int] | None = None) -> None:
+    if tcp is None:
+        server.start_io()
+    else:
+        server.start_tcp(*tcp)
+
