@@ -72,5 +72,5 @@ def straight_through(doc: Document, call: ast.Call, value: ast.AST, op: str, nam
 
 
 def unwrap(doc: Document, call: ast.Call, inner: ast.AST, title: str) -> Fix:
-    """`wrapper(x)` → `x`."""
-    return make_fix(title, Safety.UNSAFE, [replace(doc, call, doc.text(inner))])
+    """`wrapper(x)` → `x`: the value itself keeps its gradient, so this is the preferred fix."""
+    return make_fix(title, Safety.UNSAFE, [replace(doc, call, doc.text(inner))], preferred=True)

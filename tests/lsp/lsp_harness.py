@@ -22,6 +22,7 @@ from pathlib import Path
 from lsprotocol import types
 from pygls.uris import from_fs_path
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
+from pytest_lsp.client import make_test_lsp_client
 
 SERVER_COMMAND = [sys.executable, "-m", "gradguard.server", "--log-level", "debug"]
 TIMEOUT = 30.0  # seconds: the first analysis in a fresh process imports the rules
@@ -38,14 +39,8 @@ async def lsp_session(
     server_command: list[str] | None = None,
 ) -> AsyncIterator[LanguageClient]:
     """A started, initialised server; shut down (and checked to exit) at the end."""
-    client = await ClientServerConfig(server_command=server_command or SERVER_COMMAND).start()
-    client.published = []  # every PublishDiagnosticsParams, in arrival order
-
-    @client.feature(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
-    def _record(params: types.PublishDiagnosticsParams) -> None:
-        client.published.append(params)
-        client.diagnostics[params.uri] = params.diagnostics
-
+    config = ClientServerConfig(server_command=server_command or SERVER_COMMAND, client_factory=_recording_client)
+    client = await config.start()
     if settings is not None:
         client.set_configuration({"gradguard": settings})
     caps = client_capabilities(capabilities) if isinstance(capabilities, str) else capabilities
@@ -63,6 +58,19 @@ async def lsp_session(
         with contextlib.suppress(Exception):
             await asyncio.wait_for(client.shutdown_session(), TIMEOUT)
         await client.stop()
+
+
+def _recording_client() -> LanguageClient:
+    """pytest-lsp's client, keeping every PublishDiagnosticsParams (with its version) in order."""
+    client = make_test_lsp_client()
+    client.published = []
+
+    def record(params: types.PublishDiagnosticsParams) -> None:
+        client.published.append(params)
+        client.diagnostics[params.uri] = params.diagnostics
+
+    client.protocol.fm._features[types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS] = record
+    return client
 
 
 def open_file(client: LanguageClient, path: Path, text: str | None = None, version: int = 1) -> str:
