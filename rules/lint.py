@@ -35,8 +35,10 @@ def lint(source: str, path: str | os.PathLike, config: Config = Config(), config
 def lint_tolerant(source: str, path: str | os.PathLike, config: Config = Config(), config_path=None) -> list[Diagnostic]:
     """Like `lint`, but analyse what parses instead of reporting a syntax error.
 
-    Diagnostics (and fixes) that touch a blanked line are dropped: their text is not what the
-    user wrote. When nothing can be recovered the result is empty.
+    A blanked line can change what the rest of its scope means (the assignment being typed is
+    missing), so findings in the top-level function or class around a blanked line are dropped,
+    or in the module-level code when the blanked line is there. Fixes that touch a blanked line
+    are dropped too. When nothing can be recovered the result is empty.
     """
     recovered = recover(source)
     if recovered is None:
@@ -45,7 +47,8 @@ def lint_tolerant(source: str, path: str | os.PathLike, config: Config = Config(
     found = _analyze(parsable, str(path), config, config_path or path)
     if not blanked:
         return found
-    return [_without_fixes_touching(d, blanked) for d in found if not _touches(d, blanked)]
+    unreliable = _unreliable_lines(ast.parse(parsable), blanked)
+    return [_without_fixes_touching(d, blanked) for d in found if not _touches(d, unreliable)]
 
 
 def _analyze(source: str, display: str, config: Config, config_path) -> list[Diagnostic]:
@@ -115,6 +118,22 @@ def _line_to_blank(line: int, lines: list[str], blanked: set[int]) -> int | None
     while line >= 1 and (line in blanked or not lines[2 * (line - 1)].strip()):
         line -= 1
     return line if line >= 1 else None
+
+
+def _unreliable_lines(tree: ast.Module, blanked: frozenset[int]) -> frozenset[int]:
+    """The lines of every scope that holds a blanked line (module-level code is one scope)."""
+    definitions = [(node.lineno, node.end_lineno) for node in tree.body
+                   if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))]
+    in_definition = {line for start, end in definitions for line in range(start, end + 1)}
+    lines: set[int] = set()
+    for line in blanked:
+        hits = [(start, end) for start, end in definitions if start <= line <= end]
+        if hits:
+            lines.update(range(hits[0][0], hits[0][1] + 1))
+        else:
+            last = max(tree.body[-1].end_lineno, *blanked) if tree.body else max(blanked)
+            lines.update(n for n in range(1, last + 1) if n not in in_definition)
+    return frozenset(lines)
 
 
 def _touches(diagnostic: Diagnostic, lines: frozenset[int]) -> bool:

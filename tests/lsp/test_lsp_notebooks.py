@@ -12,7 +12,7 @@ from pathlib import Path
 from lsprotocol import types
 from pytest_lsp import LanguageClient, client_capabilities
 
-from lsp_harness import TIMEOUT, apply_text_edits, edits_for, lsp_session, wait_for_diagnostics
+from lsp_harness import TIMEOUT, apply_text_edits, edits_for, lsp_session, open_file, wait_for_diagnostics
 
 CODE = types.NotebookCellKind.Code
 MARKUP = types.NotebookCellKind.Markup
@@ -271,9 +271,13 @@ async def test_closing_the_notebook_clears_every_cells_diagnostics(tmp_path):
             cell_text_documents=[types.TextDocumentIdentifier(uri) for uri in uris],
         ))
         cleared = await wait_for_publish_after(client, uris[2], since)
-        # Analyses queued before the close must not re-publish afterwards.
         for code_uri in (uris[0], uris[2], uris[3]):
-            await wait_until(lambda u=code_uri: u in client.diagnostics and not client.diagnostics[u], f"{code_uri} to be cleared")
+            await wait_until(lambda u=code_uri: u in client.diagnostics and not client.diagnostics[u],
+                             f"{code_uri} to be cleared")
+        # A barrier: the single analysis worker has finished anything queued before the close
+        # once a document opened afterwards is published; nothing may re-publish the cells.
+        other = open_file(client, tmp_path / "other.py", "x = 1\n")
+        await wait_for_diagnostics(client, other)
 
     assert list(cleared.diagnostics) == []
     assert all(not client.diagnostics[uri] for uri in (uris[0], uris[2], uris[3]))
