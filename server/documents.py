@@ -19,10 +19,9 @@ _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 class Encoding:
     """Columns as the client counts them: UTF-16 code units unless it negotiated otherwise."""
 
-    def __init__(self, kind: str = types.PositionEncodingKind.Utf16):
-        self.kind = kind
-        self._codec = {types.PositionEncodingKind.Utf8: "utf-8",
-                       types.PositionEncodingKind.Utf32: None}.get(kind, "utf-16-le")
+    def __init__(self, kind: str = "utf-16"):
+        self.kind = str(getattr(kind, "value", kind))
+        self._codec = {"utf-8": "utf-8", "utf-32": None}.get(self.kind, "utf-16-le")
         self._width = {"utf-8": 1, "utf-16-le": 2}.get(self._codec, 1)
 
     def units(self, text: str) -> int:

@@ -255,6 +255,7 @@ class GradguardServer(LanguageServer):
         self.clear_diagnostics(target)
 
     def reanalyse_all(self) -> None:
+        self.reported.clear()  # a problem fixed and made again is worth saying again
         self.generation += 1
         self.workspace_changed.set()
         self.results.clear()
@@ -291,7 +292,7 @@ server = GradguardServer()
 
 @server.feature(types.INITIALIZE)
 def initialize(ls: GradguardServer, params: types.InitializeParams) -> None:
-    ls.encoding = Encoding(ls.workspace.position_encoding or types.PositionEncodingKind.Utf16)
+    ls.encoding = Encoding(ls.workspace.position_encoding or "utf-16")
     ls.pushed_settings = params.initialization_options
     ls.folder_settings = {"": parse_settings(params.initialization_options)[0]}
     ls.scheduler = Scheduler(ls.take_snapshot, analysis.analyze, ls.is_current, ls.deliver, ls.analysis_failed)

@@ -4,7 +4,8 @@
 the README's "Neovim 0.7+" snippet does (`vim.lsp.start_client` from a FileType autocmd), opens a
 copy of examples/dqn_no_gradients.py, waits for the diagnostics, applies the preferred quick fix of
 GG101 with Neovim's own `vim.lsp.util.apply_workspace_edit`, writes the file, waits for the
-diagnostics of the edited text, and records everything as JSON for the assertions here.
+diagnostics of the edited text, stops the client (shutdown + exit) and records everything as JSON
+for the assertions here.
 
 Neovim is required: without `nvim` on PATH the test fails (scripts/test installs it with apt) unless
 GRADGUARD_SKIP_NEOVIM=1 is set.
@@ -146,3 +147,6 @@ def test_neovim_diagnostics_and_preferred_quickfix(tmp_path):
     after = {(d["code"], d["line"]) for d in result["after"]}
     assert ("GG101", GG101_LINE) not in after, session.report()
     assert ("GG309", GG309_LINE) in after, session.report()  # a real re-analysis, not a cleared list
+
+    # shutdown + exit from Neovim: the server ends by itself, with status 0.
+    assert result["server_exit"] == {"code": 0, "signal": 0}, session.report()

@@ -5,8 +5,9 @@
 --
 -- Opens GRADGUARD_TEST_FILE, waits for gradguard's diagnostics, applies the preferred quick fix of
 -- the GG101 diagnostic with Neovim's own apply_workspace_edit, writes the file, waits for the
--- diagnostics of the edited text, and records everything in GRADGUARD_TEST_OUT (JSON). Exits 0
--- with `:qa!`, or non-zero with `:cquit` after writing the error into the JSON.
+-- diagnostics of the edited text, stops the client (the server must exit by itself), and records
+-- everything in GRADGUARD_TEST_OUT (JSON). Exits 0 with `:qa!`, or non-zero with `:cquit` after
+-- writing the error into the JSON.
 
 local env = {
   python = os.getenv('GRADGUARD_TEST_PYTHON'),
@@ -16,8 +17,9 @@ local env = {
 }
 local WAIT_DIAGNOSTICS = tonumber(os.getenv('GRADGUARD_TEST_WAIT_MS') or '40000')
 local WAIT_REQUEST = 10000
-local result = { nvim_version = tostring(vim.version().major .. '.' .. vim.version().minor .. '.' .. vim.version().patch),
-                 publishes = {} }
+local WAIT_EXIT = 5000
+local version = vim.version()
+local result = { nvim_version = version.major .. '.' .. version.minor .. '.' .. version.patch, publishes = {} }
 
 -- The README's "Neovim 0.7+" snippet, with the command pointing at this interpreter and a log file.
 local gradguard_client
@@ -95,8 +97,8 @@ local function main()
   end, 50)
   local client = vim.lsp.get_client_by_id(gradguard_client)
   assert(client, 'the gradguard client exited (see the server log)')
+  client.config.on_exit = function(code, signal) result.server_exit = { code = code, signal = signal } end
   result.offset_encoding = client.offset_encoding
-  result.server_name = client.server_capabilities and client.server_capabilities.name
   if client.initialize_result and client.initialize_result.serverInfo then
     result.server_info = client.initialize_result.serverInfo
   end
@@ -141,19 +143,24 @@ local function main()
   vim.lsp.util.apply_workspace_edit(preferred.edit, client.offset_encoding)
   result.line_after_edit = vim.api.nvim_buf_get_lines(bufnr, target.lnum, target.lnum + 1, true)[1]
   assert(result.line_after_edit ~= line_before, 'apply_workspace_edit did not change line ' .. (target.lnum + 1))
-  local published = publishes_for(uri)
+  local published = #result.publishes
   vim.cmd('write')
-  local version = vim.lsp.util.buf_versions[bufnr]
-  result.version_after_edit = version
+  local edited = vim.lsp.util.buf_versions[bufnr]
+  result.version_after_edit = edited
   ok = vim.wait(WAIT_DIAGNOSTICS, function()
-    for i = #result.publishes, 1, -1 do
+    for i = published + 1, #result.publishes do
       local p = result.publishes[i]
-      if i > published and p.uri == uri and (p.version == nil or p.version >= version) then return true end
+      if p.uri == uri and (p.version == nil or p.version >= edited) then return true end
     end
     return false
   end, 50)
-  assert(ok, 'no diagnostics published for version ' .. tostring(version) .. ' within ' .. WAIT_DIAGNOSTICS .. ' ms')
+  assert(ok, 'no diagnostics published for version ' .. tostring(edited) .. ' within ' .. WAIT_DIAGNOSTICS .. ' ms')
   result.after = gradguard_diagnostics(bufnr)
+
+  -- 4. shutdown + exit: the server must end by itself.
+  client.stop()
+  ok = vim.wait(WAIT_EXIT, function() return result.server_exit ~= nil end, 50)
+  assert(ok, 'the server did not exit within ' .. WAIT_EXIT .. ' ms of shutdown/exit')
 end
 
 local ok, err = xpcall(main, debug.traceback)
