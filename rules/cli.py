@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import difflib
+import importlib
 import io
 import json
 import os
@@ -120,7 +121,7 @@ def _add_check(check: argparse.ArgumentParser) -> None:
 
 def _run_server(args: list[str]) -> int:
     try:
-        import gradguard.server as server
+        server = importlib.import_module("gradguard.server")
     except ImportError as error:
         _error(f"the language server is not available ({error}); reinstall gradguard")
         return 2

@@ -32,7 +32,19 @@ class Document:
 
     @cached_property
     def imports(self) -> Imports:
-        return Imports(self.tree)
+        return Imports(self.tree, self.nodes)
+
+    @cached_property
+    def nodes(self) -> list[ast.AST]:
+        """Every node of the tree, walked once: rules filter this list instead of re-walking."""
+        return list(ast.walk(self.tree))
+
+    def nodes_of(self, *kinds: type) -> list[ast.AST]:
+        return [node for node in self.nodes if isinstance(node, kinds)]
+
+    @cached_property
+    def parents(self) -> dict[ast.AST, ast.AST]:
+        return {child: parent for parent in self.nodes for child in ast.iter_child_nodes(parent)}
 
     def _char_col(self, line: int, byte_col: int) -> int:
         if line - 1 >= len(self.lines):

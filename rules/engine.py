@@ -166,9 +166,8 @@ class Engine:
                 yield node
 
     def _collect_definitions(self, tree: ast.Module) -> None:
-        for node in ast.walk(tree):
-            if isinstance(node, ast.ClassDef):
-                self.classes[node.name] = ClassInfo(node, False, None)
+        for node in self.doc.nodes_of(ast.ClassDef):
+            self.classes[node.name] = ClassInfo(node, False, None)
         for cls in self.classes.values():
             cls.is_keras = self._is_keras_class(cls.node, set())
             if cls.is_keras:
@@ -195,8 +194,8 @@ class Engine:
 
     def _collect_loss_functions(self, tree: ast.Module) -> None:
         """Functions given to `compile(loss=...)` and `keras.losses.Loss.call` methods."""
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "compile":
+        for node in self.doc.nodes_of(ast.Call):
+            if isinstance(node.func, ast.Attribute) and node.func.attr == "compile":
                 loss = next((k.value for k in node.keywords if k.arg == "loss"), None)
                 if loss is None and len(node.args) >= 2:
                     loss = node.args[1]

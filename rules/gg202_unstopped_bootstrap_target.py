@@ -66,7 +66,7 @@ grads = tape.gradient(loss, model.trainable_variables)
 
     def check(self, analysis):
         doc = analysis.doc
-        calls = {doc.span(n): n for n in ast.walk(doc.tree) if isinstance(n, ast.Call)}
+        calls = {doc.span(n): n for n in doc.nodes_of(ast.Call)}
         out = []
         for sink in analysis.sinks:
             if sink.kind != "gradient":

@@ -51,7 +51,7 @@ del tape
 
     def check(self, analysis):
         doc = analysis.doc
-        parents = {child: parent for parent in ast.walk(doc.tree) for child in ast.iter_child_nodes(parent)}
+        parents = doc.parents
         out = []
         for tape in analysis.tapes:
             if tape.persistent:

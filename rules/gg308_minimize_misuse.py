@@ -56,7 +56,7 @@ optimizer.apply_gradients(zip(grads, [w]))
     def check(self, analysis):
         doc = analysis.doc
         out = []
-        parents = {child: parent for parent in ast.walk(doc.tree) for child in ast.iter_child_nodes(parent)}
+        parents = doc.parents
         seen = set()
         for call, optimizer, loss in analysis.minimize_calls:
             if id(call) in seen:

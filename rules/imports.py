@@ -22,9 +22,9 @@ def canonical(qualname: str) -> str:
 class Imports:
     """Local name → qualified name, for one module (imports anywhere in it count)."""
 
-    def __init__(self, tree: ast.AST) -> None:
+    def __init__(self, tree: ast.AST, nodes: list[ast.AST] | None = None) -> None:
         self.aliases: dict[str, str] = {}
-        for node in ast.walk(tree):
+        for node in nodes if nodes is not None else ast.walk(tree):
             if isinstance(node, ast.Import):
                 for alias in node.names:
                     if alias.asname:

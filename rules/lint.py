@@ -26,10 +26,13 @@ def lint(source: str, path: str | os.PathLike, config: Config = Config(), config
 
     `config_path` is the path that per-file ignores match (defaults to `path`).
     """
-    error = syntax_error(source, str(path))
-    if error is not None:
+    try:
+        return _analyze(source, str(path), config, config_path or path)
+    except (SyntaxError, ValueError):  # parse first, ask why only when it fails: one parse, not two
+        error = syntax_error(source, str(path))
+        if error is None:
+            raise
         return [error]
-    return _analyze(source, str(path), config, config_path or path)
 
 
 def lint_tolerant(source: str, path: str | os.PathLike, config: Config = Config(), config_path=None) -> list[Diagnostic]:
@@ -40,13 +43,16 @@ def lint_tolerant(source: str, path: str | os.PathLike, config: Config = Config(
     or in the module-level code when the blanked line is there. Fixes that touch a blanked line
     are dropped too. When nothing can be recovered the result is empty.
     """
+    try:
+        return _analyze(source, str(path), config, config_path or path)
+    except (SyntaxError, ValueError):
+        if _parse_error(source) is None:
+            raise  # not a syntax problem: an analyzer bug the caller must see
     recovered = recover(source)
     if recovered is None:
         return []
     parsable, blanked = recovered
     found = _analyze(parsable, str(path), config, config_path or path)
-    if not blanked:
-        return found
     unreliable = _unreliable_lines(ast.parse(parsable), blanked)
     return [_without_fixes_touching(d, blanked) for d in found if not _touches(d, unreliable)]
 

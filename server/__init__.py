@@ -35,8 +35,10 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--stdio", action="store_true", help="talk over stdin/stdout (the default)")
     parser.add_argument("--tcp", metavar="HOST:PORT", help="listen on a TCP port instead of stdio")
     parser.add_argument("--log-file", metavar="PATH", help="also write the server's log to this file")
-    parser.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"],
-                        help="how much to log (default: info)")
+    # Editors show a server's stderr as errors (Neovim's lsp.log does): say little there by default;
+    # what the server does reaches the client as window/logMessage anyway.
+    parser.add_argument("--log-level", default="warning", choices=["debug", "info", "warning", "error"],
+                        help="how much to log to stderr and --log-file (default: warning)")
     return parser
 
 

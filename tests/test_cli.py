@@ -9,6 +9,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import ast
 import re
 import shutil
 import stat
@@ -44,6 +45,7 @@ class FakeCast(FakeNumpy):
 
 
 def fake_analyze(source, path="<stdin>", *, enabled=None):
+    ast.parse(source)  # like the real engine: a source that does not parse raises SyntaxError
     found = []
     for number, line in enumerate(re.split(r"\r\n|\r|\n", source), 1):
         for match in re.finditer(r"\.numpy\(\)", line):
