@@ -25,6 +25,7 @@ from .diagnostics import Diagnostic, Fix, Severity, Span
 from .docs import has_fix, render_rule_doc
 from .notebook import Notebook, NotebookError
 from .output import FORMATS, Finding, format_statistics, render
+from .inference import Budget, JediResolver
 from .lint import lint
 
 PROGRESS_THRESHOLD = 50
@@ -111,6 +112,8 @@ def _add_check(check: argparse.ArgumentParser) -> None:
     check.add_argument("--config", metavar="PATH", help="use this pyproject.toml / gradguard.toml")
     check.add_argument("--stdin-filename", metavar="PATH", help="the name of the file read from stdin")
     check.add_argument("--no-cache", action="store_true", help="accepted for compatibility; there is no cache yet")
+    check.add_argument("--no-jedi", action="store_true",
+                       help="analyse each file alone: do not follow calls into other modules with jedi")
     check.add_argument("-q", "--quiet", action="store_true", help="print findings only")
     check.add_argument("--version", action="version", version=f"gradguard {__version__}")
 
@@ -410,6 +413,7 @@ class CheckRun:
     failed: bool = False   # something that makes the exit code 2
     report_stream: object = None  # stdout, or stderr when stdout carries the fixed stdin
     crashed: bool = False  # the analyzer raised on some file
+    resolvers: dict[Path, JediResolver] = field(default_factory=dict)  # one per project root
 
     def fail(self, message: str) -> None:
         _error(message)
@@ -422,7 +426,8 @@ class CheckRun:
     def check_document(self, document: Document) -> str | None:
         """Report one document; returns its fixed text when it changed."""
         config_path = document.display if document.path is None else str(document.path)
-        lint_python = lambda source: lint(source, document.display, self.config, config_path)  # noqa: E731
+        cross_module = self._cross_module(document)
+        lint_python = lambda source: lint(source, document.display, self.config, config_path, **cross_module)  # noqa: E731
         try:
             if not (self.args.fix or self.args.diff):
                 self._report(document, document.text, lint_python(_python(document.text, document.is_notebook)))
@@ -432,6 +437,15 @@ class CheckRun:
             self.findings.append(_file_finding(document.display, str(error)))
             return None
         return self._after_fix(document, result, lint_python)
+
+    def _cross_module(self, document: Document) -> dict:
+        """The jedi resolver of the document's project and a fresh time budget, unless jedi is off."""
+        if self.args.no_jedi or not self.config.jedi or document.path is None:
+            return {}
+        root = project_root(document.path, self.config)
+        if root not in self.resolvers:
+            self.resolvers[root] = JediResolver(str(root))
+        return {"resolver": self.resolvers[root], "budget": Budget(self.config.jedi_time_budget)}
 
     def _after_fix(self, document: Document, result: FixResult, lint_python) -> str | None:
         changed = result.text != document.text

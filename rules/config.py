@@ -5,6 +5,8 @@
     ignore = ["GG303"]               # wins over select
     exclude = ["generated/"]         # gitignore-style globs, relative to this file's folder
     extend-exclude = ["legacy/**"]
+    jedi = true                      # follow calls into other modules (jedi); false: one file at a time
+    jedi-time-budget = 1.0           # seconds of jedi per file; past it, what one file shows stands
     [tool.gradguard.per-file-ignores]
     "tests/*.py" = ["GG2"]
     [tool.gradguard.severity]
@@ -30,7 +32,7 @@ DEFAULT_EXCLUDES = (
     ".git", ".venv", "venv", "__pycache__", "node_modules", "build", "dist", ".tox", ".mypy_cache",
     "site-packages",
 )
-_KEYS = ("select", "ignore", "per-file-ignores", "severity", "exclude", "extend-exclude")
+_KEYS = ("select", "ignore", "per-file-ignores", "severity", "exclude", "extend-exclude", "jedi", "jedi-time-budget")
 _CODE_PREFIX = re.compile(r"^[A-Z]+[0-9]*$")
 
 
@@ -47,6 +49,8 @@ class Config:
     exclude: tuple[str, ...] = ()
     extend_exclude: tuple[str, ...] = ()
     root: Path | None = None  # folder of the config file: globs are relative to it
+    jedi: bool = True          # follow calls into other modules with jedi
+    jedi_time_budget: float = 1.0  # seconds of jedi per file
 
     def enabled(self, code: str, path: str | os.PathLike | None = None) -> bool:
         if not _matches_any(code, self.select) or _matches_any(code, self.ignore):
@@ -146,6 +150,8 @@ def _config_from_table(table: object, path: Path) -> Config:
         exclude=check.strings("exclude", table.get("exclude", [])),
         extend_exclude=check.strings("extend-exclude", table.get("extend-exclude", [])),
         root=path.parent.absolute(),
+        jedi=check.boolean("jedi", table.get("jedi", True)),
+        jedi_time_budget=check.seconds("jedi-time-budget", table.get("jedi-time-budget", 1.0)),
     )
 
 
@@ -160,6 +166,16 @@ class Checker:
         if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
             raise self.fail(f"{key}: expected a list of strings, got {_type_name(value)}")
         return tuple(value)
+
+    def boolean(self, key: str, value: object) -> bool:
+        if not isinstance(value, bool):
+            raise self.fail(f"{key}: expected true or false, got {_type_name(value)}")
+        return value
+
+    def seconds(self, key: str, value: object) -> float:
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 60:
+            raise self.fail(f"{key}: expected a number of seconds between 0 and 60, got {value!r}")
+        return float(value)
 
     def codes(self, key: str, value: object) -> tuple[str, ...]:
         codes = self.strings(key, value)

@@ -64,6 +64,7 @@ class Fix:
 class Related:
     span: Span
     message: str
+    path: str | None = None  # another file (a helper module); None: the diagnostic's own file
 
 
 @dataclass(frozen=True)

@@ -135,8 +135,11 @@ class Frame:
 
 
 class Engine:
-    def __init__(self, doc: Document, break_rules) -> None:
+    def __init__(self, doc: Document, break_rules, *, resolver=None, budget=None, depth: int = 0) -> None:
         self.doc = doc
+        self.resolver = resolver          # inference.JediResolver: callables from other modules
+        self.budget = budget
+        self.depth = depth
         self.imports = doc.imports
         self.break_rules = break_rules
         self.analysis = Analysis(doc)
@@ -148,12 +151,18 @@ class Engine:
         self.tape_counter = 0
 
     # ----------------------------------------------------------------------------- driver
-    def run(self) -> Analysis:
+    def prepare(self) -> Frame:
+        """Definitions and the module body: enough to summarise any function (for other modules)."""
         tree = self.doc.tree
         self._collect_definitions(tree)
         module = Frame({}, None, None)
         self.module = module
         self.exec_block(tree.body, module)
+        return module
+
+    def run(self) -> Analysis:
+        tree = self.doc.tree
+        module = self.prepare()
         for cls in self.classes.values():
             self._analyze_class(cls, module)
         for node in self._module_functions(tree):
@@ -316,8 +325,13 @@ class Engine:
         self.summaries[key] = result
         return result
 
-    def apply_summary(self, summary: Value, node: ast.Call, actuals: dict[int, Value], frame: Frame) -> Value:
-        """Substitute the caller's arguments for the parameters in a function summary."""
+    def apply_summary(self, summary: Value, node: ast.Call, actuals: dict[int, Value], frame: Frame,
+                      foreign: bool = False) -> Value:
+        """Substitute the caller's arguments for the parameters in a function summary.
+
+        A `foreign` summary (another module's function) has spans of another file: its breaks are
+        reported at this call, and the gradients it starts itself start at this call too.
+        """
         call_span = self.doc.span(node)
         live: set[Grad] = set()
         cut: set[Cut] = set()
@@ -334,12 +348,14 @@ class Engine:
                 live |= actual_grads(grad)
                 cut |= actuals.get(grad.origin.index, UNKNOWN).cut
             else:
-                live.add(grad)
+                live.add(replace(grad, site=call_span) if foreign else grad)
         for c in summary.cut:
             if c.grad.origin.kind == "param":
-                brk = replace(c.brk, via=call_span)
+                brk = replace(c.brk, via=call_span, value_text=self.doc.short(node))
                 cut |= {Cut(brk, g) for g in actual_grads(c.grad)}
                 cut |= actuals.get(c.grad.origin.index, UNKNOWN).cut
+            elif foreign:
+                cut.add(Cut(replace(c.brk, via=call_span, value_text=self.doc.short(node)), replace(c.grad, site=call_span)))
             else:
                 cut.add(c)
         value = Value(frozenset(live), frozenset(cut), summary.kind)
@@ -801,7 +817,7 @@ class Engine:
         """Calls whose meaning the model knows: constructors, tapes, model calls, helpers."""
         qual, node = site.qualname or "", site.node
         if qual:
-            return self._library_call(site, frame)
+            return self._library_call(site, frame) or self._foreign_call(site, frame)
         method = site.method
         receiver = site.receiver
         if receiver is not None and receiver.kind == Kind.TAPE:
@@ -832,6 +848,9 @@ class Engine:
         if callee.kind == Kind.CALLABLE and callee.func is not None:
             return self._local_call(site, callee.func, frame)
         if callee.kind == Kind.UNKNOWN and not callee.live and isinstance(node.func, ast.Name) \
+                and frame.lookup(node.func.id) is None and (foreign := self._foreign_call(site, frame)):
+            return foreign  # a name from `from helpers import *`
+        if callee.kind == Kind.UNKNOWN and not callee.live and isinstance(node.func, ast.Name) \
                 and _MODEL_NAME.search(node.func.id) and frame.lookup(node.func.id) is None:
             origin = Origin("model", node.func.id, f"name:{node.func.id}", self.doc.span(node.func))
             return self._special_call(site, Value(kind=Kind.MODEL, model=origin), frame)
@@ -855,6 +874,22 @@ class Engine:
                 actuals[names[name]] = value
         return self.apply_summary(summary, site.node, actuals, frame)
 
+    def _foreign_call(self, site: Site, frame: Frame) -> Value | None:
+        """A call of a function or class defined in another module, when jedi can say which."""
+        if self.resolver is None or self.budget is None:
+            return None
+        foreign = self.resolver.callable_for(self.doc, site.node.func, site.qualname, self.budget, self.depth)
+        if foreign is None:
+            return None
+        if foreign.model:
+            return Value(kind=Kind.MODEL, model=Origin("new", "", ""))
+        if foreign.summary is None:
+            return None
+        actuals = dict(enumerate(site.args))
+        names = {name: index for index, name in enumerate(foreign.params)}
+        actuals.update({names[k]: v for k, v in site.keywords.items() if k in names})
+        return self.apply_summary(foreign.summary, site.node, actuals, frame, foreign=True)
+
     def _ordinary_call(self, site: Site, callee: Value, frame: Frame) -> Value:
         qual = site.qualname or ""
         inputs = site.inputs()
@@ -863,11 +898,22 @@ class Engine:
         if isinstance(site.node.func, ast.Name) and site.node.func.id in ("len", "range", "print", "isinstance", "str", "repr", "type", "id", "hash"):
             return UNKNOWN
         value = join(inputs) if inputs else UNKNOWN
+        if not is_numpy(qual) and not is_tensorflow(qual):
+            value = self._maybe_uses_models(site, value)
         if is_numpy(qual) and not is_differentiable_numpy(qual):
             value = value.with_kind(Kind.NUMPY)
         elif is_tensorflow(qual) or site.receiver is not None and site.receiver.kind == Kind.TENSOR:
             value = value.with_kind(Kind.TENSOR)
         return self.op(replace(value, items=None), site.node, frame)
+
+    def _maybe_uses_models(self, site: Site, value: Value) -> Value:
+        """A function we cannot see, given a model, may return something computed with it."""
+        models = [v.model for v in [*site.args, *site.keywords.values()] if v.kind == Kind.MODEL and v.model]
+        if not models:
+            return value
+        span = self.doc.span(site.node)
+        opaque = {Grad(model, span, None, bootstrap=self._bootstrap_call(site.node), opaque=True) for model in models}
+        return replace(value, live=value.live | opaque)
 
     def _library_call(self, site: Site, frame: Frame) -> Value | None:
         qual, node = site.qualname, site.node
@@ -1043,20 +1089,25 @@ def _integer_variable(node: ast.Call, imports) -> bool:
 
 
 # --------------------------------------------------------------------------------- entry point
-def analyze_document(doc: Document) -> Analysis:
+def break_rules() -> list:
     from .registry import all_rules
     from .rule import BreakRule
 
-    break_rules = [rule() for rule in all_rules() if issubclass(rule, BreakRule)]
-    return Engine(doc, break_rules).run()
+    return [rule() for rule in all_rules() if issubclass(rule, BreakRule)]
 
 
-def analyze_source(source: str, path: str = "<stdin>", *, enabled: Callable[[str], bool] | None = None) -> list[Diagnostic]:
+def analyze_document(doc: Document, resolver=None, budget=None) -> Analysis:
+    return Engine(doc, break_rules(), resolver=resolver, budget=budget).run()
+
+
+def analyze_source(source: str, path: str = "<stdin>", *, enabled: Callable[[str], bool] | None = None,
+                   resolver=None, budget=None) -> list[Diagnostic]:
+    """`resolver` (inference.JediResolver) follows calls into other modules within `budget`."""
     from .reporting import diagnostics_for
 
     doc = Document(source, path)
     doc.tree  # raises SyntaxError for the caller
-    analysis = analyze_document(doc)
+    analysis = analyze_document(doc, resolver, budget)
     diagnostics = diagnostics_for(analysis)
     if enabled is not None:
         diagnostics = [d for d in diagnostics if enabled(d.code)]

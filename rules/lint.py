@@ -21,13 +21,15 @@ from .suppression import suppressed
 MAX_RECOVERY_ATTEMPTS = 8
 
 
-def lint(source: str, path: str | os.PathLike, config: Config = Config(), config_path=None) -> list[Diagnostic]:
+def lint(source: str, path: str | os.PathLike, config: Config = Config(), config_path=None, *,
+         resolver=None, budget=None) -> list[Diagnostic]:
     """Enabled, unsuppressed diagnostics with configured severities; E999 if `source` does not parse.
 
-    `config_path` is the path that per-file ignores match (defaults to `path`).
+    `config_path` is the path that per-file ignores match (defaults to `path`). `resolver` and
+    `budget` (see inference.py) let the analysis follow calls into other modules.
     """
     try:
-        return _analyze(source, str(path), config, config_path or path)
+        return _analyze(source, str(path), config, config_path or path, resolver, budget)
     except (SyntaxError, ValueError):  # parse first, ask why only when it fails: one parse, not two
         error = syntax_error(source, str(path))
         if error is None:
@@ -35,7 +37,8 @@ def lint(source: str, path: str | os.PathLike, config: Config = Config(), config
         return [error]
 
 
-def lint_tolerant(source: str, path: str | os.PathLike, config: Config = Config(), config_path=None) -> list[Diagnostic]:
+def lint_tolerant(source: str, path: str | os.PathLike, config: Config = Config(), config_path=None, *,
+                  resolver=None, budget=None) -> list[Diagnostic]:
     """Like `lint`, but analyse what parses instead of reporting a syntax error.
 
     A blanked line can change what the rest of its scope means (the assignment being typed is
@@ -44,7 +47,7 @@ def lint_tolerant(source: str, path: str | os.PathLike, config: Config = Config(
     are dropped too. When nothing can be recovered the result is empty.
     """
     try:
-        return _analyze(source, str(path), config, config_path or path)
+        return _analyze(source, str(path), config, config_path or path, resolver, budget)
     except (SyntaxError, ValueError):
         if _parse_error(source) is None:
             raise  # not a syntax problem: an analyzer bug the caller must see
@@ -52,13 +55,14 @@ def lint_tolerant(source: str, path: str | os.PathLike, config: Config = Config(
     if recovered is None:
         return []
     parsable, blanked = recovered
-    found = _analyze(parsable, str(path), config, config_path or path)
+    found = _analyze(parsable, str(path), config, config_path or path, resolver, budget)
     unreliable = _unreliable_lines(ast.parse(parsable), blanked)
     return [_without_fixes_touching(d, blanked) for d in found if not _touches(d, unreliable)]
 
 
-def _analyze(source: str, display: str, config: Config, config_path) -> list[Diagnostic]:
-    found = api.analyze(source, display, enabled=lambda code: config.enabled(code, config_path))
+def _analyze(source: str, display: str, config: Config, config_path, resolver=None, budget=None) -> list[Diagnostic]:
+    cross_module = {"resolver": resolver, "budget": budget} if resolver is not None else {}
+    found = api.analyze(source, display, enabled=lambda code: config.enabled(code, config_path), **cross_module)
     lines = split_source_lines(source)
     kept = [
         dataclasses.replace(d, severity=config.severity_for(d.code, d.severity))

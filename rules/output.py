@@ -8,6 +8,7 @@ Columns are 0-based in Diagnostic and 1-based in every output.
 from __future__ import annotations
 
 import json
+import os
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
@@ -65,8 +66,17 @@ def _text_block(path: str, source: str | Notebook, diag: Diagnostic, unsafe_fixe
     out = [f"{_location(path, source, span.line, span.col)}: {diag.code}{mark} {diag.message}"]
     out += _snippet(source, diag)
     for related in diag.related:
-        out.append(f"  = note: {_location('', source, related.span.line, related.span.col)}: {related.message}")
+        if related.path:  # another module (a helper found with jedi)
+            where = _location(_shown_path(related.path), "", related.span.line, related.span.col)
+        else:
+            where = _location("", source, related.span.line, related.span.col)
+        out.append(f"  = note: {where}: {related.message}")
     return "\n".join(out) + "\n"
+
+
+def _shown_path(path: str) -> str:
+    relative = os.path.relpath(path)
+    return path if relative.startswith("..") else relative
 
 
 def _snippet(source: str | Notebook, diag: Diagnostic) -> list[str]:

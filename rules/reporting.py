@@ -6,6 +6,7 @@ gradient (TensorFlow raises or returns all None), `warning` when others still do
 """
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 
 from .diagnostics import Diagnostic, Related, Severity, Span
@@ -81,7 +82,7 @@ def break_diagnostics(analysis: Analysis, rules: dict[str, BreakRule]) -> list[D
             for cut in _distinct_breaks(status[origin].cuts):
                 rule = rules[cut.brk.code]
                 brk = cut.brk
-                where = f" inside a helper (line {brk.span.line})" if brk.via else ""
+                where = _helper_place(brk, doc) if brk.via else ""
                 if origin in dead:
                     consequence = sink_phrase(sink, [origin], partial)
                 else:
@@ -90,12 +91,27 @@ def break_diagnostics(analysis: Analysis, rules: dict[str, BreakRule]) -> list[D
                 message = f"`{brk.value_text}` ({origin.describe()}) {rule.verb} {brk.label}{where}; {consequence}"
                 related = [Related(cut.grad.site, f"`{origin.name}` starts the gradient here")]
                 if brk.via:
-                    related.append(Related(brk.span, f"{brk.label} cuts the gradient here"))
+                    related.append(Related(brk.span, f"{brk.label} cuts the gradient here", brk.path))
                 related.append(Related(doc.span(sink.node), f"the loss reaches {sink.label.split(' on ')[0]} here"))
                 fixes = () if brk.via else tuple(rule.fixes(brk, doc))
                 level = Severity.WARNING if partial else severity
                 out.append(Diagnostic(brk.code, level, message, brk.via or brk.span, tuple(related), fixes))
     return out
+
+
+def _helper_place(brk, doc) -> str:
+    if brk.path is None:
+        return f" inside a helper (line {brk.span.line})"
+    return f" inside a helper ({_display_path(brk.path, doc.path)}, line {brk.span.line})"
+
+
+def _display_path(path: str, relative_to: str) -> str:
+    """`path` relative to the analysed file's folder when it is near, else as it is."""
+    try:
+        shown = os.path.relpath(path, os.path.dirname(os.path.abspath(relative_to)))
+    except ValueError:
+        return path
+    return shown if not shown.startswith("../../") else path
 
 
 def _target_only(status: dict[Origin, OriginStatus]) -> list[Origin]:
@@ -106,7 +122,8 @@ def _target_only(status: dict[Origin, OriginStatus]) -> list[Origin]:
 
 def _distinct_breaks(cuts: list[Cut]) -> list[Cut]:
     seen: dict[tuple[Span, Span | None], Cut] = {}
-    for cut in sorted(cuts, key=lambda c: (c.brk.span, c.brk.code)):
+    certain = [cut for cut in cuts if not cut.grad.opaque]  # a maybe-dependency proves no break
+    for cut in sorted(certain, key=lambda c: (c.brk.span, c.brk.code)):
         seen.setdefault((cut.brk.span, cut.brk.via), cut)
     return list(seen.values())
 

@@ -60,6 +60,9 @@ class Grad:
     tapes: frozenset[str] | None      # tapes that recorded every op since; None: no op yet
     dropped_at: Span | None = None    # first op that ran outside a tape recording it
     bootstrap: bool = False           # the model was called on next states (a TD target)
+    # A model handed to a function this analysis cannot see (`compute_loss(model, batch)`): the
+    # result may depend on it. Enough to say the loss uses the model; never enough to report a break.
+    opaque: bool = False
 
 
 @dataclass(frozen=True)
@@ -72,6 +75,7 @@ class Break:
     value_text: str                   # the expression that went through it, for messages
     node: ast.AST = field(compare=False, hash=False, repr=False)
     via: Span | None = None           # the call of a helper function whose body breaks
+    path: str | None = None           # the helper's file, when it is another module
 
 
 @dataclass(frozen=True)

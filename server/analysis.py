@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from lsprotocol import types
+from pygls.uris import from_fs_path
 
 from gradguard.rules import api, registry
 from gradguard.rules.config import Config
@@ -57,8 +58,9 @@ class Snapshot:
     def first_lines(self) -> list[int]:
         return [part.first_line for part in self.parts]
 
-    def diagnose(self, source: str | None = None) -> list[Diagnostic]:
-        return lint_tolerant(self.source if source is None else source, self.path, self.config)
+    def diagnose(self, source: str | None = None, resolver=None, budget=None) -> list[Diagnostic]:
+        cross_module = {"resolver": resolver, "budget": budget} if resolver is not None else {}
+        return lint_tolerant(self.source if source is None else source, self.path, self.config, **cross_module)
 
 
 def snapshot(target: str, path: str, documents: Sequence[TextDocument], notebook: bool, config: Config,
@@ -84,16 +86,18 @@ class Result:
     snapshot: Snapshot
     diagnostics: list[Diagnostic]
     by_uri: dict[str, list[types.Diagnostic]]  # every part's URI, empty lists included
+    cross_module: bool = False                 # from the jedi pass
 
 
-def analyze(snap: Snapshot) -> Result:
-    found = snap.diagnose()
+def analyze(snap: Snapshot, resolver=None, budget=None) -> Result:
+    """The fast pass (this document alone), or with `resolver` the cross-module (jedi) pass."""
+    found = snap.diagnose(resolver=resolver, budget=budget)
     by_uri: dict[str, list[types.Diagnostic]] = {part.uri: [] for part in snap.parts}
     for diagnostic in found:
         located = to_lsp(diagnostic, snap)
         if located is not None:
             by_uri[located[0]].append(located[1])
-    return Result(snap, found, by_uri)
+    return Result(snap, found, by_uri, resolver is not None)
 
 
 def part_at(line: int, first_lines: Sequence[int]) -> int | None:
@@ -150,6 +154,12 @@ def to_lsp(diagnostic: Diagnostic, snap: Snapshot) -> tuple[str, types.Diagnosti
 def _related(diagnostic: Diagnostic, snap: Snapshot) -> list[types.DiagnosticRelatedInformation]:
     out = []
     for related in diagnostic.related:
+        if related.path:  # a helper in another module: its file, positions as they are there
+            start = types.Position(related.span.line - 1, related.span.col)
+            end = types.Position(related.span.end_line - 1, related.span.end_col)
+            location = types.Location(from_fs_path(related.path) or related.path, types.Range(start, end))
+            out.append(types.DiagnosticRelatedInformation(location, related.message))
+            continue
         located = locate(related.span, snap)
         if located is not None:
             out.append(types.DiagnosticRelatedInformation(types.Location(located[0].uri, located[1]), related.message))

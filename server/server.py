@@ -10,6 +10,7 @@ import asyncio
 import logging
 import os
 import traceback
+from concurrent.futures import ThreadPoolExecutor
 
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
@@ -19,6 +20,7 @@ from pygls.uris import to_fs_path
 
 from gradguard.rules import __version__
 from gradguard.rules.config import Config, ConfigError
+from gradguard.rules.inference import Budget, JediResolver
 
 from . import actions, analysis
 from .analysis import Result, Snapshot
@@ -76,6 +78,9 @@ class GradguardServer(LanguageServer):
         self.generation = 0                               # bumped when settings or config change
         self.workspace_changed = asyncio.Event()          # wakes a held workspace/diagnostic
         self.scheduler: Scheduler[Snapshot, Result] | None = None
+        # The jedi pass runs in its own thread so that it never delays the fast pass of an edit.
+        self.jedi_executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="gradguard-jedi")
+        self.resolvers: dict[tuple, JediResolver] = {}
 
     # -- capabilities --------------------------------------------------------------------------
 
@@ -209,6 +214,44 @@ class GradguardServer(LanguageServer):
                 waiter.set_result(result)
         if not self.pull:
             self.push(result)
+        if not result.cross_module:
+            self.refine(result.snapshot)
+
+    # -- the jedi pass -------------------------------------------------------------------------
+
+    def refine(self, snap: Snapshot) -> None:
+        """Analyse again following calls into other modules; publish again if that finds more."""
+        settings = self.settings_for(snap.target)
+        if not settings.jedi_enable or settings.jedi_time_budget <= 0:
+            return
+        resolver = self.resolver_for(snap, settings)
+        budget = Budget(settings.jedi_time_budget, stale=lambda: not self.is_current(snap))
+        future = asyncio.get_running_loop().run_in_executor(self.jedi_executor, analysis.analyze, snap, resolver, budget)
+        future.add_done_callback(lambda done: self._refined(done, snap))
+
+    def _refined(self, future: asyncio.Future, snap: Snapshot) -> None:
+        if future.cancelled() or not self.is_current(snap):
+            return  # dropped: the document changed meanwhile
+        error = future.exception()
+        if error is not None:
+            self.log_message(f"cross-module analysis of {snap.target} failed: {error!r}", types.MessageType.Warning)
+            return
+        result = future.result()
+        previous = self.results.get(snap.target)
+        if previous is not None and previous.diagnostics == result.diagnostics:
+            return  # nothing new: no second publish
+        self.trace(f"jedi pass for {snap.target}: {len(result.diagnostics)} diagnostics")
+        self.deliver(result)
+        if self.pull and self.supports("workspace", "diagnostics", "refresh_support"):
+            self.workspace_diagnostic_refresh(None)
+
+    def resolver_for(self, snap: Snapshot, settings: ClientSettings) -> JediResolver:
+        folder = self.folder_of(snap.target)
+        root = _path_of(folder) if folder else (os.path.dirname(snap.path) if os.path.isabs(snap.path) else None)
+        key = (root, settings.jedi_environment)
+        if key not in self.resolvers:
+            self.resolvers[key] = JediResolver(root, settings.jedi_environment)
+        return self.resolvers[key]
 
     def analysis_failed(self, target: str, error: BaseException) -> None:
         detail = "".join(traceback.format_exception(error))
@@ -336,6 +379,7 @@ async def _register(ls: GradguardServer, method: str, options: object) -> None:
 def shutdown(ls: GradguardServer, *args) -> None:
     if ls.scheduler is not None:
         ls.scheduler.shutdown()
+    ls.jedi_executor.shutdown(wait=False, cancel_futures=True)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -68,14 +68,14 @@ def parse_settings(raw: object) -> tuple[ClientSettings, list[str]]:
         except ConfigError as error:
             problems.append(str(error))
 
-    take("enable", "enable", lambda k, v: _boolean(check, k, v))
+    take("enable", "enable", check.boolean)
     take("select", "select", lambda k, v: check.codes(k, v) or None)
     take("ignore", "ignore", check.codes)
     take("severity", "severity", lambda k, v: check.severities(_lower_values(v)))
-    take("fix_all", "fixAll", lambda k, v: _boolean(check, k, v))
-    take("ignore_actions", "codeAction.disableRuleComment.enable", lambda k, v: _boolean(check, k, v))
-    take("jedi_enable", "jedi.enable", lambda k, v: _boolean(check, k, v))
-    take("jedi_time_budget", "jedi.timeBudget", lambda k, v: _seconds(check, k, v))
+    take("fix_all", "fixAll", check.boolean)
+    take("ignore_actions", "codeAction.disableRuleComment.enable", check.boolean)
+    take("jedi_enable", "jedi.enable", check.boolean)
+    take("jedi_time_budget", "jedi.timeBudget", check.seconds)
     take("jedi_environment", "jedi.environment", lambda k, v: _text(check, k, v))
     return ClientSettings(**values), problems
 
@@ -89,18 +89,6 @@ def _get(raw: dict, dotted: str) -> object:
     if not rest:
         return value
     return _get(value, rest) if isinstance(value, dict) else None
-
-
-def _boolean(check: Checker, key: str, value: object) -> bool:
-    if not isinstance(value, bool):
-        raise check.fail(f"{key}: expected true or false, got {value!r}")
-    return value
-
-
-def _seconds(check: Checker, key: str, value: object) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 60:
-        raise check.fail(f"{key}: expected a number of seconds between 0 and 60, got {value!r}")
-    return float(value)
 
 
 def _text(check: Checker, key: str, value: object) -> str | None:

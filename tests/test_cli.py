@@ -44,7 +44,7 @@ class FakeCast(FakeNumpy):
     fixed_outcome = "nofix"
 
 
-def fake_analyze(source, path="<stdin>", *, enabled=None):
+def fake_analyze(source, path="<stdin>", *, enabled=None, **_):
     ast.parse(source)  # like the real engine: a source that does not parse raises SyntaxError
     found = []
     for number, line in enumerate(re.split(r"\r\n|\r|\n", source), 1):
@@ -316,7 +316,7 @@ def test_fix_loop_needs_several_rounds_for_conflicting_fixes(capsys):
 def test_fix_loop_stops_after_ten_rounds(capsys, monkeypatch):
     calls = []
 
-    def never_done(source, path="<stdin>", *, enabled=None):
+    def never_done(source, path="<stdin>", *, enabled=None, **_):
         calls.append(source)
         end = len(source.split("\n")[0])
         fix = Fix("grow", Safety.SAFE, (Edit(Span(1, end, 1, end), "#"),))
@@ -331,7 +331,7 @@ def test_fix_loop_stops_after_ten_rounds(capsys, monkeypatch):
 
 
 def test_fix_keeps_crlf_and_bom(capsys, monkeypatch):
-    def add_line(source, path="<stdin>", *, enabled=None):
+    def add_line(source, path="<stdin>", *, enabled=None, **_):
         if "import tensorflow" in source:
             return []
         fix = Fix("import", Safety.SAFE, (Edit(Span(1, 0, 1, 0), "import tensorflow as tf\n"),))
@@ -396,7 +396,7 @@ def test_failed_replace_leaves_the_original_and_no_temp_file(capsys, monkeypatch
 def test_file_changed_since_read_is_not_overwritten(capsys, monkeypatch):
     path = write("a.py", BAD)
 
-    def editor_saves_meanwhile(source, path_="<stdin>", *, enabled=None):
+    def editor_saves_meanwhile(source, path_="<stdin>", *, enabled=None, **_):
         if "edited" not in path.read_text():
             path.write_text("edited = True\n")
         return fake_analyze(source, path_, enabled=enabled)
@@ -471,7 +471,7 @@ def test_binary_and_non_utf8_files_get_a_clear_message(capsys):
 
 
 def test_analyzer_crash_on_one_file_is_an_internal_error(capsys, monkeypatch):
-    def crash_on_b(source, path="<stdin>", *, enabled=None):
+    def crash_on_b(source, path="<stdin>", *, enabled=None, **_):
         if "boom" in source:
             raise RuntimeError("engine exploded")
         return fake_analyze(source, path, enabled=enabled)
@@ -637,7 +637,7 @@ def test_notebook_diff_is_per_cell(capsys):
 
 
 def test_notebook_fix_across_two_cells_is_skipped(capsys, monkeypatch):
-    def with_cross_cell_fix(source, path="<stdin>", *, enabled=None):
+    def with_cross_cell_fix(source, path="<stdin>", *, enabled=None, **_):
         across = Fix("join cells", Safety.SAFE, (Edit(Span(1, 0, 2, 1), ""),))
         diag = Diagnostic("GG998", Severity.ERROR, "across", Span(1, 0, 1, 1), fixes=(across,))
         return sorted(fake_analyze(source, path) + [diag], key=lambda d: d.span)
