@@ -850,6 +850,11 @@ class Engine:
         if callee.kind == Kind.UNKNOWN and not callee.live and isinstance(node.func, ast.Name) \
                 and frame.lookup(node.func.id) is None and (foreign := self._foreign_call(site, frame)):
             return foreign  # a name from `from helpers import *`
+        if callee.kind == Kind.UNKNOWN and not callee.live and isinstance(node.func, ast.Attribute) \
+                and self._inferred_model(node.func):
+            key = self._target_key(node.func) or self.doc.text(node.func)
+            origin = Origin("model", key, f"attr:{key}", self.doc.span(node.func))
+            return self._special_call(site, Value(kind=Kind.MODEL, model=origin), frame)
         if callee.kind == Kind.UNKNOWN and not callee.live and isinstance(node.func, ast.Name) \
                 and _MODEL_NAME.search(node.func.id) and frame.lookup(node.func.id) is None:
             origin = Origin("model", node.func.id, f"name:{node.func.id}", self.doc.span(node.func))
@@ -873,6 +878,12 @@ class Engine:
             if name in names:
                 actuals[names[name]] = value
         return self.apply_summary(summary, site.node, actuals, frame)
+
+    def _inferred_model(self, func: ast.Attribute) -> bool:
+        """jedi says `agent.tower` is a Keras model (its class is defined in another module)."""
+        if self.resolver is None or self.budget is None or self.imports.qualname(func) is not None:
+            return False
+        return self.resolver.is_model(self.doc, func, self.budget, self.depth)
 
     def _foreign_call(self, site: Site, frame: Frame) -> Value | None:
         """A call of a function or class defined in another module, when jedi can say which."""

@@ -92,6 +92,35 @@ class JediResolver:
         module = self._module(path, budget, depth)
         return module.foreign(line, kind) if module is not None else None
 
+    def is_model(self, doc: Document, node: ast.Attribute, budget: Budget, depth: int = 0) -> bool:
+        """Whether jedi infers `node` (e.g. `agent.tower`) as an instance of a Keras model class."""
+        if depth >= MAX_DEPTH:
+            return False
+        key = ("infer", doc.path, doc.text(node), _imports_key(doc))
+        if key in self._goto_cache:
+            self.stats["cache_hits"] += 1
+            return bool(self._goto_cache[key])
+        if budget.exhausted:
+            self.stats["timeouts"] += 1
+            return False
+        line, column = _name_position(doc, node)
+        found = self._jedi(budget, lambda script: script.infer(line, column), doc)
+        answer = any(self._keras_instance(name, budget, depth) for name in found or [])
+        if found is not None:
+            self._goto_cache[key] = answer
+        return answer
+
+    def _keras_instance(self, name, budget: Budget, depth: int) -> bool:
+        if name.type != "instance":
+            return False
+        full = name.full_name or ""
+        if full.split(".")[0] in ("keras", "tensorflow", "tf_keras"):
+            return any(part in full for part in (".models.", ".layers.", "Sequential", "Model"))
+        path = str(name.module_path) if name.module_path else ""
+        module = self._module(path, budget, depth) if path.endswith(".py") else None
+        info = module.engine.classes.get(name.name) if module is not None else None
+        return bool(info and info.is_keras)
+
     # -- jedi ----------------------------------------------------------------------------------
 
     def _definition(self, doc: Document, func: ast.AST, budget: Budget) -> tuple[str, int, str] | None:

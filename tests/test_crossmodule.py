@@ -100,6 +100,7 @@ def test_jedi_failures_degrade_to_the_one_file_result_and_are_logged_once(error,
         raise error
 
     monkeypatch.setattr(jedi.Script, "goto", broken)
+    monkeypatch.setattr(jedi.Script, "infer", broken)
     resolver = JediResolver(str(PROJECT))
     caplog.set_level(logging.WARNING, logger="gradguard.jedi")
     for path in BAD:
