@@ -148,6 +148,7 @@ class Engine:
         self.classes: dict[str, ClassInfo] = {}
         self.loss_functions: set[int] = set()
         self.summaries: dict[int, Value | None] = {}
+        self._nested: dict[int, list[ast.AST]] | None = None  # function → functions defined in it
         self.tape_counter = 0
 
     # ----------------------------------------------------------------------------- driver
@@ -249,15 +250,20 @@ class Engine:
         for inner in self._nested_functions(node):
             self.analyze_function(inner, frame)
 
-    def _nested_functions(self, node: ast.AST) -> Iterator[ast.AST]:
-        """Functions defined directly in `node`'s body (not inside another nested function)."""
-        pending = list(reversed(node.body)) if isinstance(getattr(node, "body", None), list) else []
-        while pending:
-            child = pending.pop()
-            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                yield child
-            else:
-                pending.extend(reversed(list(ast.iter_child_nodes(child))))
+    def _nested_functions(self, node: ast.AST) -> list[ast.AST]:
+        """Functions defined in `node`'s body (not inside another nested function), in order."""
+        if self._nested is None:
+            self._nested = {}
+            parents = self.doc.parents
+            for inner in self.doc.nodes_of(ast.FunctionDef, ast.AsyncFunctionDef):
+                outer = parents.get(inner)
+                while outer is not None and not isinstance(outer, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    outer = parents.get(outer)
+                if outer is not None:
+                    self._nested.setdefault(id(outer), []).append(inner)
+            for functions in self._nested.values():
+                functions.sort(key=lambda f: (f.lineno, f.col_offset))
+        return self._nested.get(id(node), [])
 
     def _params(self, node: ast.AST) -> list[ast.arg]:
         args = node.args
