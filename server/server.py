@@ -30,6 +30,7 @@ from .settings import SECTION, ClientSettings, FileConfigs, parse_settings
 
 log = logging.getLogger("gradguard.server")
 FIX_ALL_COMMAND = "gradguard.applyFixAll"
+JEDI_IDLE_DELAY = 0.25  # seconds without an edit before the cross-module pass starts
 
 
 def _user_handler_only(method: str):
@@ -220,10 +221,19 @@ class GradguardServer(LanguageServer):
     # -- the jedi pass -------------------------------------------------------------------------
 
     def refine(self, snap: Snapshot) -> None:
-        """Analyse again following calls into other modules; publish again if that finds more."""
+        """Analyse again following calls into other modules; publish again if that finds more.
+
+        It starts once the document has been still for JEDI_IDLE_DELAY: while the user types,
+        the fast pass has the machine to itself (a second analysis per keystroke would halve it).
+        """
         settings = self.settings_for(snap.target)
         if not settings.jedi_enable or settings.jedi_time_budget <= 0:
             return
+        asyncio.get_running_loop().call_later(JEDI_IDLE_DELAY, self._refine_if_still, snap, settings)
+
+    def _refine_if_still(self, snap: Snapshot, settings: ClientSettings) -> None:
+        if not self.is_current(snap):
+            return  # typed on: the next fast pass schedules its own
         resolver = self.resolver_for(snap, settings)
         budget = Budget(settings.jedi_time_budget, stale=lambda: not self.is_current(snap))
         future = asyncio.get_running_loop().run_in_executor(self.jedi_executor, analysis.analyze, snap, resolver, budget)
