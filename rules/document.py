@@ -25,6 +25,7 @@ class Document:
         self.source = source
         self.path = path
         self.lines = split_lines(source) or [""]
+        self._spans: dict[ast.AST, Span] = {}  # rules and the engine ask for the same nodes' spans
 
     @cached_property
     def tree(self) -> ast.Module:
@@ -36,15 +37,34 @@ class Document:
 
     @cached_property
     def nodes(self) -> list[ast.AST]:
-        """Every node of the tree, walked once: rules filter this list instead of re-walking."""
-        return list(ast.walk(self.tree))
+        """Every node of the tree in `ast.walk` order, walked once: rules filter this list."""
+        return self._index[0]
 
     def nodes_of(self, *kinds: type) -> list[ast.AST]:
         return [node for node in self.nodes if isinstance(node, kinds)]
 
     @cached_property
     def parents(self) -> dict[ast.AST, ast.AST]:
-        return {child: parent for parent in self.nodes for child in ast.iter_child_nodes(parent)}
+        return self._index[1]
+
+    @cached_property
+    def _index(self) -> tuple[list[ast.AST], dict[ast.AST, ast.AST]]:
+        # One breadth-first pass for both (as ast.walk, without its per-node generators).
+        nodes: list[ast.AST] = [self.tree]
+        parents: dict[ast.AST, ast.AST] = {}
+        AST = ast.AST
+        for node in nodes:  # the list grows while it is read: a queue without a deque
+            for name in node._fields:
+                value = getattr(node, name, None)
+                if isinstance(value, list):
+                    for item in value:
+                        if isinstance(item, AST):
+                            parents[item] = node
+                            nodes.append(item)
+                elif isinstance(value, AST):
+                    parents[value] = node
+                    nodes.append(value)
+        return nodes, parents
 
     def _char_col(self, line: int, byte_col: int) -> int:
         if line - 1 >= len(self.lines):
@@ -55,6 +75,12 @@ class Document:
         return len(text.encode("utf-8")[:byte_col].decode("utf-8", errors="replace"))
 
     def span(self, node: ast.AST) -> Span:
+        cached = self._spans.get(node)
+        if cached is None:
+            cached = self._spans[node] = self._span(node)
+        return cached
+
+    def _span(self, node: ast.AST) -> Span:
         end_line = node.end_lineno or node.lineno
         end_col = node.end_col_offset if node.end_col_offset is not None else node.col_offset
         return Span(

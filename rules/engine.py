@@ -711,15 +711,19 @@ class Engine:
         if frame.summary or not value.live:
             return value
         active = frozenset(t.id for t in frame.tapes)
-        span = self.doc.span(node)
         live = set()
+        changed = False
         for grad in value.live:
             tapes = active if grad.tapes is None else grad.tapes & active
             dropped = grad.dropped_at
             if dropped is None and (grad.tapes is None and not active or grad.tapes is not None and tapes != grad.tapes):
-                dropped = span
-            live.add(replace(grad, tapes=tapes, dropped_at=dropped))
-        return replace(value, live=frozenset(live))
+                dropped = self.doc.span(node)
+            if tapes == grad.tapes and dropped is grad.dropped_at:
+                live.add(grad)  # the common case in a tape: nothing to record, no new object
+            else:
+                live.add(replace(grad, tapes=tapes, dropped_at=dropped))
+                changed = True
+        return replace(value, live=frozenset(live)) if changed else value
 
     def eval_Call(self, node: ast.Call, frame: Frame) -> Value:
         func = node.func
@@ -921,7 +925,7 @@ class Engine:
             value = value.with_kind(Kind.NUMPY)
         elif is_tensorflow(qual) or site.receiver is not None and site.receiver.kind == Kind.TENSOR:
             value = value.with_kind(Kind.TENSOR)
-        return self.op(replace(value, items=None), site.node, frame)
+        return self.op(replace(value, items=None) if value.items is not None else value, site.node, frame)
 
     def _maybe_uses_models(self, site: Site, value: Value) -> Value:
         """A function we cannot see, given a model, may return something computed with it."""

@@ -98,7 +98,7 @@ class Value:
     watched: bool = False                       # passed to tape.watch
 
     def with_kind(self, kind: Kind) -> "Value":
-        return replace(self, kind=kind)
+        return self if kind == self.kind else replace(self, kind=kind)
 
     @property
     def carries_gradient(self) -> bool:
