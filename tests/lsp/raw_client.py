@@ -3,6 +3,7 @@ malformed frames, unknown methods, cancellations at any moment, thousands of edi
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import json
 import sys
@@ -113,3 +114,17 @@ class RawClient:
     def rss_megabytes(self) -> float:
         status = Path(f"/proc/{self.process.pid}/status").read_text()
         return int(next(line.split()[1] for line in status.splitlines() if line.startswith("VmRSS"))) / 1024
+
+
+@contextlib.asynccontextmanager
+async def raw_session(root: Path, capabilities: dict | None = None, *, initialize: bool = True):
+    """A started server (initialised unless told otherwise) that must shut down cleanly."""
+    client = await RawClient.start()
+    try:
+        if initialize:
+            await client.initialize(root, capabilities)
+        yield client
+        assert await client.shutdown() == 0
+    finally:
+        if client.process.returncode is None:
+            client.process.kill()

@@ -11,7 +11,7 @@ from lsprotocol import types
 from gradguard.server import analysis
 from gradguard.server.documents import Encoding, TextDocument
 from lsp_harness import apply_text_edits
-from raw_client import RawClient
+from raw_client import RawClient, raw_session
 
 EXAMPLE = (Path(__file__).parents[2] / "examples" / "dqn_no_gradients.py").read_text()
 
@@ -61,8 +61,7 @@ def _apply(text: str, start, end, new: str) -> str:
 
 
 async def test_malformed_frames_and_unknown_methods_do_not_stop_the_server(tmp_path):
-    client = await RawClient.start()
-    try:
+    async with raw_session(tmp_path, initialize=False) as client:
         client.send_bytes(b"Content-Length: 9\r\n\r\n{not json")
         client.send_bytes(b"garbage header line\r\nContent-Length: 2\r\n\r\n[]")
         client.send({"jsonrpc": "2.0", "id": 999, "method": "textDocument/codeAction", "params": {"bogus": 1}})
@@ -75,16 +74,10 @@ async def test_malformed_frames_and_unknown_methods_do_not_stop_the_server(tmp_p
         _open(client, uri, EXAMPLE)
         published = await client.wait_published(uri, 1)
         assert sorted(_key_of_json(d) for d in published["diagnostics"]) == _expected(uri, EXAMPLE)
-        assert await client.shutdown() == 0
-    finally:
-        if client.process.returncode is None:
-            client.process.kill()
 
 
 async def test_requests_about_unknown_and_closed_documents(tmp_path):
-    client = await RawClient.start()
-    try:
-        await client.initialize(tmp_path)
+    async with raw_session(tmp_path) as client:
         uri = (tmp_path / "train.py").as_uri()
         _open(client, uri, EXAMPLE)
         await client.wait_published(uri, 1)
@@ -99,16 +92,10 @@ async def test_requests_about_unknown_and_closed_documents(tmp_path):
                                                                  "arguments": ["file:///never/opened.py"]})
         assert "error" in reply and "open document" in reply["error"]["message"]
         assert client.published(uri)[-1]["diagnostics"] == []  # closing cleared them
-        assert await client.shutdown() == 0
-    finally:
-        if client.process.returncode is None:
-            client.process.kill()
 
 
 async def test_out_of_range_edits_are_clamped_like_the_client_does(tmp_path):
-    client = await RawClient.start()
-    try:
-        await client.initialize(tmp_path)
+    async with raw_session(tmp_path) as client:
         uri = (tmp_path / "train.py").as_uri()
         text = EXAMPLE
         _open(client, uri, text)
@@ -119,19 +106,13 @@ async def test_out_of_range_edits_are_clamped_like_the_client_does(tmp_path):
             text = _apply(text, start, end, new)
         published = await client.wait_published(uri, 1 + len(edits))
         assert sorted(_key_of_json(d) for d in published["diagnostics"]) == _expected(uri, text)
-        assert await client.shutdown() == 0
-    finally:
-        if client.process.returncode is None:
-            client.process.kill()
 
 
 async def test_a_storm_of_edits_a_thousand_a_second_for_ten_seconds(tmp_path):
     """10,000 random incremental edits (some out of range, some half-typed code) at 1,000 a
     second: the server keeps up, publishes the last version, agrees with the client's copy, and
     its memory stays bounded."""
-    client = await RawClient.start()
-    try:
-        await client.initialize(tmp_path)
+    async with raw_session(tmp_path) as client:
         uri = (tmp_path / "train.py").as_uri()
         text, rng = EXAMPLE, random.Random(7)
         _open(client, uri, text)
@@ -154,17 +135,11 @@ async def test_a_storm_of_edits_a_thousand_a_second_for_ten_seconds(tmp_path):
             "context": {"diagnostics": published["diagnostics"][:1]}})
         assert "result" in reply
         assert client.rss_megabytes() < 400
-        assert await client.shutdown() == 0
-    finally:
-        if client.process.returncode is None:
-            client.process.kill()
 
 
 async def test_cancelling_every_request_kind_leaves_the_server_answering(tmp_path):
-    client = await RawClient.start()
-    try:
-        await client.initialize(tmp_path, {"textDocument": {"diagnostic": {}},
-                                           "workspace": {"diagnostics": {"refreshSupport": True}}})
+    pull = {"textDocument": {"diagnostic": {}}, "workspace": {"diagnostics": {"refreshSupport": True}}}
+    async with raw_session(tmp_path, pull) as client:
         uri = (tmp_path / "train.py").as_uri()
         (tmp_path / "train.py").write_text(EXAMPLE)
         _open(client, uri, EXAMPLE)
@@ -184,16 +159,10 @@ async def test_cancelling_every_request_kind_leaves_the_server_answering(tmp_pat
             assert "result" in reply or reply["error"]["code"] in (-32800, -32603), (method, reply)
         reply = await client.request("textDocument/diagnostic", {"textDocument": {"uri": uri}})
         assert [d["code"] for d in reply["result"]["items"]] == ["GG101", "GG309"]
-        assert await client.shutdown() == 0
-    finally:
-        if client.process.returncode is None:
-            client.process.kill()
 
 
 async def test_a_50000_line_document_is_analysed_and_the_server_answers_meanwhile(tmp_path):
-    client = await RawClient.start()
-    try:
-        await client.initialize(tmp_path)
+    async with raw_session(tmp_path) as client:
         filler = "".join(f"\n\ndef helper_{i}(x):\n    return tf.reduce_sum(x) * {i}\n" for i in range(12_500))
         huge = EXAMPLE + filler
         assert huge.count("\n") >= 50_000
@@ -207,7 +176,3 @@ async def test_a_50000_line_document_is_analysed_and_the_server_answers_meanwhil
         assert reply.get("result") in ([], None)
         published = await client.wait_published(uri, 1, timeout=300)
         assert [d["code"] for d in published["diagnostics"]] == ["GG101", "GG309"]
-        assert await client.shutdown() == 0
-    finally:
-        if client.process.returncode is None:
-            client.process.kill()

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
 from lsprotocol import types
 
 from lsp_harness import change_document, lsp_session, open_file, wait_for_diagnostics
@@ -114,25 +115,16 @@ async def test_a_storm_of_edits_ends_with_the_newest_version_and_right_positions
     assert diagnostic.range.start.line == NUMPY_LINE + 1  # the typed comment line pushed it down
 
 
-async def test_positions_count_utf16_code_units(tmp_path):
+@pytest.mark.parametrize("client_name, units_of_the_emoji", [("neovim@v0.7.0", 2), ("emacs", 1)],
+                         ids=["utf-16 (the default)", "utf-32 (negotiated by Eglot)"])
+async def test_columns_are_counted_in_the_negotiated_encoding(tmp_path, client_name, units_of_the_emoji):
     text = TRAIN.replace("        prediction = model(x).numpy()",
                          "        prediction = [\"😀\", model(x).numpy()][1]")
-    async with lsp_session(tmp_path, "neovim@v0.7.0") as client:
+    async with lsp_session(tmp_path, client_name) as client:
         uri = open_file(client, tmp_path / "train.py", text)
         published = await wait_for_diagnostics(client, uri, 1)
-    line = text.splitlines()[NUMPY_LINE]
-    code_points = line.index("model(x)")
-    assert _only(published, "GG101").range.start.character == code_points + 1  # the emoji is 2 UTF-16 units
-
-
-async def test_emacs_negotiates_utf32_positions(tmp_path):
-    text = TRAIN.replace("        prediction = model(x).numpy()",
-                         "        prediction = [\"😀\", model(x).numpy()][1]")
-    async with lsp_session(tmp_path, "emacs") as client:
-        uri = open_file(client, tmp_path / "train.py", text)
-        published = await wait_for_diagnostics(client, uri, 1)
-    line = text.splitlines()[NUMPY_LINE]
-    assert _only(published, "GG101").range.start.character == line.index("model(x)")
+    code_points = text.splitlines()[NUMPY_LINE].index("model(x)")
+    assert _only(published, "GG101").range.start.character == code_points - 1 + units_of_the_emoji
 
 
 async def test_requests_about_unknown_documents_get_empty_answers(tmp_path):
