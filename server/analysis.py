@@ -49,6 +49,7 @@ class Snapshot:
     notebook: bool
     config: Config
     encoding: Encoding
+    generation: int = 0    # the server's settings generation when the snapshot was taken
 
     @property
     def versions(self) -> tuple[int, ...]:
@@ -64,11 +65,11 @@ class Snapshot:
 
 
 def snapshot(target: str, path: str, documents: Sequence[TextDocument], notebook: bool, config: Config,
-             encoding: Encoding) -> Snapshot:
+             encoding: Encoding, generation: int = 0) -> Snapshot:
     copies = [TextDocument(d.uri, d.text, d.version, d.language_id) for d in documents]
     source, first_lines = join_texts([d.text for d in copies], notebook)
     parts = tuple(Part(d.uri, d.version, d, first) for d, first in zip(copies, first_lines))
-    return Snapshot(target, path, source, parts, notebook, config, encoding)
+    return Snapshot(target, path, source, parts, notebook, config, encoding, generation)
 
 
 def join_texts(texts: Sequence[str], notebook: bool) -> tuple[str, list[int]]:

@@ -77,6 +77,7 @@ class GradguardServer(LanguageServer):
         self.reported: set[str] = set()                   # problems already shown to the user
         self.pull = False
         self.generation = 0                               # bumped when settings or config change
+        self.settings_loaded = False                      # documents wait for the client's settings
         self.workspace_changed = asyncio.Event()          # wakes a held workspace/diagnostic
         self.scheduler: Scheduler[Snapshot, Result] | None = None
         # The jedi pass runs in its own thread so that it never delays the fast pass of an edit.
@@ -155,6 +156,7 @@ class GradguardServer(LanguageServer):
                 self.report_problem(problem)
             settings[scope or ""] = parsed
         self.folder_settings = settings
+        self.settings_loaded = True
         self.log_message(f"settings: {settings.get('')}")
 
     def config_for(self, target: str, path: str) -> Config:
@@ -183,7 +185,7 @@ class GradguardServer(LanguageServer):
             documents = [document]
         path = _path_of(target)
         return analysis.snapshot(target, path, documents, notebook is not None, self.config_for(target, path),
-                                 self.encoding)
+                                 self.encoding, self.generation)
 
     def current_versions(self, target: str) -> tuple[int, ...] | None:
         snap_documents = self.store.notebooks.get(target)
@@ -195,9 +197,12 @@ class GradguardServer(LanguageServer):
         return (document.version,) if document else None
 
     def is_current(self, snap: Snapshot) -> bool:
-        return self.current_versions(snap.target) == snap.versions
+        """The target still has this text, under the same settings and configuration."""
+        return snap.generation == self.generation and self.current_versions(snap.target) == snap.versions
 
     def request_analysis(self, uri: str) -> None:
+        if not self.settings_loaded:
+            return  # `initialized` analyses every open document once the settings are known
         target = self.store.target_of(uri)
         if not self.settings_for(target).enable:
             self.results.pop(target, None)
@@ -207,6 +212,9 @@ class GradguardServer(LanguageServer):
 
     def deliver(self, result: Result) -> None:
         target = result.snapshot.target
+        if not self.settings_for(target).enable:  # switched off while it was analysed
+            self._release_waiters(target)
+            return
         self.results[target] = result
         self.trace(f"analysed {target}: {len(result.diagnostics)} diagnostics",
                    ", ".join(f"{d.code}@{d.span.line}" for d in result.diagnostics))
@@ -266,6 +274,10 @@ class GradguardServer(LanguageServer):
     def analysis_failed(self, target: str, error: BaseException) -> None:
         detail = "".join(traceback.format_exception(error))
         self.log_message(f"analysis of {target} failed: {error!r}\n{detail}", types.MessageType.Error)
+        self._release_waiters(target)
+
+    def _release_waiters(self, target: str) -> None:
+        """Pull requests waiting for a result that will not come get "nothing"."""
         for waiter in self.waiters.pop(target, []):
             if not waiter.done():
                 waiter.set_result(None)
@@ -302,13 +314,10 @@ class GradguardServer(LanguageServer):
     def forget(self, target: str) -> None:
         self.scheduler.forget(target)
         self.results.pop(target, None)
-        for waiter in self.waiters.pop(target, []):
-            if not waiter.done():
-                waiter.set_result(None)
+        self._release_waiters(target)
         self.clear_diagnostics(target)
 
     def reanalyse_all(self) -> None:
-        self.reported.clear()  # a problem fixed and made again is worth saying again
         self.generation += 1
         self.workspace_changed.set()
         self.results.clear()
@@ -372,6 +381,8 @@ async def initialized(ls: GradguardServer, params: types.InitializedParams) -> N
         await _register(ls, types.WORKSPACE_DID_CHANGE_CONFIGURATION, None)
     if ls.supports("workspace", "did_change_watched_files", "dynamic_registration"):
         watchers = [types.FileSystemWatcher(glob_pattern="**/pyproject.toml")]
+        if ls.pull:  # workspace diagnostics report files that are not open: watch them too
+            watchers.append(types.FileSystemWatcher(glob_pattern="**/*.py"))
         await _register(ls, types.WORKSPACE_DID_CHANGE_WATCHED_FILES,
                         types.DidChangeWatchedFilesRegistrationOptions(watchers=watchers))
     ls.reanalyse_all()
@@ -414,7 +425,7 @@ def did_change(ls: GradguardServer, params: types.DidChangeTextDocumentParams) -
 @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
 def did_save(ls: GradguardServer, params: types.DidSaveTextDocumentParams) -> None:
     if params.text_document.uri.endswith("pyproject.toml"):
-        ls.reanalyse_all()
+        config_changed(ls)
     elif ls.store.get(params.text_document.uri) is not None:
         ls.request_analysis(params.text_document.uri)
     ls.workspace_changed.set()
@@ -469,8 +480,15 @@ async def did_change_configuration(ls: GradguardServer, params: types.DidChangeC
 @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
 def did_change_watched_files(ls: GradguardServer, params: types.DidChangeWatchedFilesParams) -> None:
     if any(change.uri.endswith("pyproject.toml") for change in params.changes):
-        ls.file_configs.clear()
-        ls.reanalyse_all()
+        config_changed(ls)
+    else:
+        ls.workspace_changed.set()  # a .py file changed on disk: a held workspace/diagnostic answers
+
+
+def config_changed(ls: GradguardServer) -> None:
+    ls.file_configs.clear()
+    ls.reported.clear()  # a problem fixed and made again is worth saying again
+    ls.reanalyse_all()
 
 
 @server.feature(types.WORKSPACE_DID_CHANGE_WORKSPACE_FOLDERS)

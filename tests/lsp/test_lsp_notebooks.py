@@ -260,6 +260,35 @@ async def test_fixing_the_break_in_the_cell_clears_the_diagnostic(tmp_path):
     assert list(after.diagnostics) == []
 
 
+async def test_applying_the_quick_fix_as_a_cell_edit_clears_the_diagnostic(tmp_path):
+    """The editor applies the fix's edits to the cell (an incremental notebook change)."""
+    async with lsp_session(tmp_path, notebook_capabilities()) as client:
+        notebook_uri, uris = open_notebook(client, tmp_path)
+        published = await wait_for_diagnostics(client, uris[2], version=1)
+        actions = await client.text_document_code_action_async(types.CodeActionParams(
+            text_document=types.TextDocumentIdentifier(uris[2]),
+            range=published.diagnostics[0].range,
+            context=types.CodeActionContext(diagnostics=list(published.diagnostics)),
+        ))
+        fix = next(a for a in actions if a.is_preferred)
+        edits = edits_for(fix.edit, uris[2])
+        client.notebook_document_did_change(types.DidChangeNotebookDocumentParams(
+            notebook_document=types.VersionedNotebookDocumentIdentifier(2, notebook_uri),
+            change=types.NotebookDocumentChangeEvent(cells=types.NotebookDocumentCellChanges(text_content=[
+                types.NotebookDocumentCellContentChanges(
+                    document=types.VersionedTextDocumentIdentifier(uri=uris[2], version=2),
+                    changes=[types.TextDocumentContentChangePartial(range=e.range, text=e.new_text)
+                             for e in edits]),
+            ])),
+        ))
+        after = await wait_for_diagnostics(client, uris[2], version=2)
+        await wait_for_publish_after(client, uris[3], client.published.index(after))
+
+    assert list(after.diagnostics) == []
+    last = {p.uri: p for p in client.published}
+    assert list(last[uris[0]].diagnostics) == [] and list(last[uris[3]].diagnostics) == []
+
+
 async def test_closing_the_notebook_clears_every_cells_diagnostics(tmp_path):
     async with lsp_session(tmp_path, notebook_capabilities()) as client:
         notebook_uri, uris = open_notebook(client, tmp_path)
