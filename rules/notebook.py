@@ -11,7 +11,7 @@ import ast
 import copy
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from . import api
@@ -21,6 +21,7 @@ _LINE_MAGIC = re.compile(r"^(\s*)(?:[%!]|\?|[\w.]+\s*=\s*[%!])")
 _HELP = re.compile(r"^(\s*)[\w.\[\]()]+\?{1,2}\s*$")
 # Cell magics whose body is still Python: analyse the body, blank only the magic line.
 _PYTHON_CELL_MAGICS = {"time", "timeit", "capture", "prun"}
+_PYTHON_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")  # as rules.document.split_lines
 
 
 class NotebookError(ValueError):
@@ -35,7 +36,7 @@ class CodeCell:
 
     @property
     def line_count(self) -> int:
-        return len(split_lines(self.text))
+        return len(_PYTHON_LINE.findall(self.text))  # as many as python_lines gives the joined source
 
 
 class Notebook:
@@ -51,6 +52,14 @@ class Notebook:
         """(cell index in the notebook, 1-based line in the cell, column) of a joined position."""
         cell = self._cell_at(line)
         return cell.index, line - cell.first_line + 1, col
+
+    def cell_of_line(self, line: int) -> tuple[int, int] | None:
+        """(1-based cell number in the notebook, 1-based line in that cell), for messages."""
+        try:
+            index, cell_line, _ = self.cell_position(line, 0)
+        except NotebookError:
+            return None
+        return index + 1, cell_line
 
     def _cell_at(self, line: int) -> CodeCell:
         for cell in self.cells:
@@ -105,6 +114,21 @@ def join_cells(cell_texts: Sequence[str]) -> tuple[str, list[int]]:
     return "".join(pieces), first_lines
 
 
+_LINE_REFERENCE = re.compile(r"(?<= )(on line|\(line) (\d+)(?=\W)")
+
+
+def relabel_lines(message: str, cell_of_line: Callable[[int], tuple[int, int] | None]) -> str:
+    """Messages say "on line 12" of the joined source; in a notebook say "in cell 4, line 2"."""
+    def replace(match: re.Match) -> str:
+        place = cell_of_line(int(match.group(2)))
+        if place is None:
+            return match.group(0)
+        words = "in cell" if match.group(1) == "on line" else "(cell"
+        return f"{words} {place[0]}, line {place[1]}"
+
+    return _LINE_REFERENCE.sub(replace, message)
+
+
 def _load(text: str) -> dict:
     try:
         data = json.loads(text)
@@ -140,7 +164,10 @@ def _detect_indent(text: str) -> int:
 
 def python_lines(cell_text: str) -> list[str]:
     """The cell as Python lines, each ending in a newline, IPython syntax replaced by `pass`."""
-    lines = [line.rstrip("\r\n") + "\n" for line in split_lines(cell_text)]
+    # Split where Python splits (a lone "\r" ends a line too), not at "\n" only: a cell written
+    # with "\r" endings otherwise counts as one line here and several for `ast`, and every
+    # position after it (diagnostics, fix edits) lands in the wrong line or cell. Found by fuzzing.
+    lines = [line.rstrip("\r\n") + "\n" for line in _PYTHON_LINE.findall(cell_text)]
     if not lines:
         return []
     magic = re.match(r"\s*%%(\w+)", lines[0])

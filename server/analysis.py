@@ -18,7 +18,7 @@ from gradguard.rules import api, registry
 from gradguard.rules.config import Config
 from gradguard.rules.diagnostics import Diagnostic, Edit, Fix, Safety, Severity, Span
 from gradguard.rules.lint import lint_tolerant
-from gradguard.rules.notebook import join_cells
+from gradguard.rules.notebook import join_cells, relabel_lines
 
 from .documents import Encoding, TextDocument
 
@@ -50,6 +50,7 @@ class Snapshot:
     config: Config
     encoding: Encoding
     generation: int = 0    # the server's settings generation when the snapshot was taken
+    cell_numbers: tuple[int, ...] = ()  # notebooks: each part's 1-based position among all cells
 
     @property
     def versions(self) -> tuple[int, ...]:
@@ -65,11 +66,11 @@ class Snapshot:
 
 
 def snapshot(target: str, path: str, documents: Sequence[TextDocument], notebook: bool, config: Config,
-             encoding: Encoding, generation: int = 0) -> Snapshot:
+             encoding: Encoding, generation: int = 0, cell_numbers: Sequence[int] = ()) -> Snapshot:
     copies = [TextDocument(d.uri, d.text, d.version, d.language_id) for d in documents]
     source, first_lines = join_texts([d.text for d in copies], notebook)
     parts = tuple(Part(d.uri, d.version, d, first) for d, first in zip(copies, first_lines))
-    return Snapshot(target, path, source, parts, notebook, config, encoding, generation)
+    return Snapshot(target, path, source, parts, notebook, config, encoding, generation, tuple(cell_numbers))
 
 
 def join_texts(texts: Sequence[str], notebook: bool) -> tuple[str, list[int]]:
@@ -140,9 +141,11 @@ def to_lsp(diagnostic: Diagnostic, snap: Snapshot) -> tuple[str, types.Diagnosti
         return None
     part, range_ = located
     rule = registry.rule_by_code(diagnostic.code)
+    message = relabel_lines(diagnostic.message, lambda line: _cell_of_line(line, snap)) if snap.notebook \
+        else diagnostic.message
     return part.uri, types.Diagnostic(
         range=range_,
-        message=diagnostic.message,
+        message=message,
         severity=_SEVERITY[diagnostic.severity],
         code=diagnostic.code,
         code_description=types.CodeDescription(href=rule.doc_url()) if rule else None,
@@ -150,6 +153,13 @@ def to_lsp(diagnostic: Diagnostic, snap: Snapshot) -> tuple[str, types.Diagnosti
         related_information=_related(diagnostic, snap) or None,
         data={"fixes": [fix_data(fix, snap) for fix in diagnostic.fixes if _fits(fix, snap.first_lines)]},
     )
+
+
+def _cell_of_line(line: int, snap: Snapshot) -> tuple[int, int] | None:
+    index = part_at(line, snap.first_lines)
+    if index is None or index >= len(snap.cell_numbers):
+        return None
+    return snap.cell_numbers[index], line - snap.parts[index].first_line + 1
 
 
 def _related(diagnostic: Diagnostic, snap: Snapshot) -> list[types.DiagnosticRelatedInformation]:

@@ -172,12 +172,14 @@ class GradguardServer(LanguageServer):
 
     def take_snapshot(self, target: str) -> Snapshot | None:
         notebook = self.store.notebooks.get(target)
+        numbers: list[int] = []
         if notebook is not None:
-            documents = [self.store.get(cell.uri) for cell in notebook.cells
-                         if cell.kind == types.NotebookCellKind.Code]
-            documents = [d for d in documents if d is not None and d.language_id in ("python", "")]
-            if not documents:
+            numbered = [(number, self.store.get(cell.uri)) for number, cell in enumerate(notebook.cells, 1)
+                        if cell.kind == types.NotebookCellKind.Code]
+            numbered = [(n, d) for n, d in numbered if d is not None and d.language_id in ("python", "")]
+            if not numbered:
                 return None
+            numbers, documents = [n for n, _ in numbered], [d for _, d in numbered]
         else:
             document = self.store.get(target)
             if document is None:
@@ -185,7 +187,7 @@ class GradguardServer(LanguageServer):
             documents = [document]
         path = _path_of(target)
         return analysis.snapshot(target, path, documents, notebook is not None, self.config_for(target, path),
-                                 self.encoding, self.generation)
+                                 self.encoding, self.generation, numbers)
 
     def current_versions(self, target: str) -> tuple[int, ...] | None:
         snap_documents = self.store.notebooks.get(target)

@@ -160,3 +160,14 @@ def test_no_code_cells():
 def test_bad_notebooks_raise_notebook_error(text, message):
     with pytest.raises(NotebookError, match=message):
         Notebook(text)
+
+
+def test_messages_name_cells_not_joined_lines():
+    from gradguard.rules.notebook import relabel_lines
+
+    cells = {12: (4, 2), 14: (4, 4)}
+    assert relabel_lines("the loss given to `tape.gradient` on line 12 gets none", cells.get) == \
+        "the loss given to `tape.gradient` in cell 4, line 2 gets none"
+    assert relabel_lines("`x` leaves through `.numpy()` inside a helper (line 14); y", cells.get) == \
+        "`x` leaves through `.numpy()` inside a helper (cell 4, line 4); y"
+    assert relabel_lines("inside a helper (utils.py, line 6)", cells.get) == "inside a helper (utils.py, line 6)"
