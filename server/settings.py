@@ -65,8 +65,8 @@ def parse_settings(raw: object) -> tuple[ClientSettings, list[str]]:
             return
         try:
             values[name] = convert(f"{SECTION}.{key}", value)
-        except ConfigError as error:
-            problems.append(str(error))
+        except ConfigError as error:  # the table checker names keys without the section: add it
+            problems.append(str(error).replace("editor settings: severity", f"editor settings: {SECTION}.severity"))
 
     take("enable", "enable", check.boolean)
     take("select", "select", lambda k, v: check.codes(k, v) or None)
