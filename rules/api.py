@@ -15,16 +15,17 @@ from .document import split_lines
 MAX_FIX_ROUNDS = 10  # a fix may uncover the next break; a loop of fixes undoing each other stops
 
 def analyze(source: str, path: str = "<stdin>", *, enabled: Callable[[str], bool] | None = None,
-            resolver=None, budget=None) -> list[Diagnostic]:
+            resolver=None, budget=None, parser=None) -> list[Diagnostic]:
     """Diagnostics for one Python source text, sorted by position.
 
     `enabled(code)` filters rules (selection, ignores); suppression comments are applied here too.
-    `resolver` (inference.JediResolver) follows calls into other modules, within `budget`.
+    `resolver` (inference.JediResolver) follows calls into other modules, within `budget`;
+    `parser` (incremental.IncrementalParser, the editor's) re-parses only what changed.
     A source that does not parse raises `SyntaxError` (the CLI reports it as E999).
     """
     from .engine import analyze_source
 
-    return analyze_source(source, path, enabled=enabled, resolver=resolver, budget=budget)
+    return analyze_source(source, path, enabled=enabled, resolver=resolver, budget=budget, parser=parser)
 
 
 def apply_edits(source: str, edits: Sequence[Edit]) -> str:

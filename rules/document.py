@@ -21,14 +21,17 @@ def split_lines(text: str) -> list[str]:
 
 
 class Document:
-    def __init__(self, source: str, path: str = "<stdin>") -> None:
+    def __init__(self, source: str, path: str = "<stdin>", parser=None) -> None:
         self.source = source
         self.path = path
+        self.parser = parser  # an incremental.IncrementalParser that remembers the previous text
         self.lines = split_lines(source) or [""]
         self._spans: dict[ast.AST, Span] = {}  # rules and the engine ask for the same nodes' spans
 
     @cached_property
     def tree(self) -> ast.Module:
+        if self.parser is not None:
+            return self.parser.parse(self.source)
         return ast.parse(self.source, filename=self.path, type_comments=False)
 
     @cached_property

@@ -1122,11 +1122,12 @@ def analyze_document(doc: Document, resolver=None, budget=None) -> Analysis:
 
 
 def analyze_source(source: str, path: str = "<stdin>", *, enabled: Callable[[str], bool] | None = None,
-                   resolver=None, budget=None) -> list[Diagnostic]:
-    """`resolver` (inference.JediResolver) follows calls into other modules within `budget`."""
+                   resolver=None, budget=None, parser=None) -> list[Diagnostic]:
+    """`resolver` (inference.JediResolver) follows calls into other modules within `budget`;
+    `parser` (incremental.IncrementalParser) re-parses only what changed since its last text."""
     from .reporting import diagnostics_for
 
-    doc = Document(source, path)
+    doc = Document(source, path, parser)
     doc.tree  # raises SyntaxError for the caller
     analysis = analyze_document(doc, resolver, budget)
     diagnostics = diagnostics_for(analysis)

@@ -38,7 +38,7 @@ def lint(source: str, path: str | os.PathLike, config: Config = Config(), config
 
 
 def lint_tolerant(source: str, path: str | os.PathLike, config: Config = Config(), config_path=None, *,
-                  resolver=None, budget=None) -> list[Diagnostic]:
+                  resolver=None, budget=None, parser=None) -> list[Diagnostic]:
     """Like `lint`, but analyse what parses instead of reporting a syntax error.
 
     A blanked line can change what the rest of its scope means (the assignment being typed is
@@ -47,7 +47,7 @@ def lint_tolerant(source: str, path: str | os.PathLike, config: Config = Config(
     are dropped too. When nothing can be recovered the result is empty.
     """
     try:
-        return _analyze(source, str(path), config, config_path or path, resolver, budget)
+        return _analyze(source, str(path), config, config_path or path, resolver, budget, parser)
     except (SyntaxError, ValueError):
         if _parse_error(source) is None:
             raise  # not a syntax problem: an analyzer bug the caller must see
@@ -60,9 +60,12 @@ def lint_tolerant(source: str, path: str | os.PathLike, config: Config = Config(
     return [_without_fixes_touching(d, blanked) for d in found if not _touches(d, unreliable)]
 
 
-def _analyze(source: str, display: str, config: Config, config_path, resolver=None, budget=None) -> list[Diagnostic]:
-    cross_module = {"resolver": resolver, "budget": budget} if resolver is not None else {}
-    found = api.analyze(source, display, enabled=lambda code: config.enabled(code, config_path), **cross_module)
+def _analyze(source: str, display: str, config: Config, config_path, resolver=None, budget=None,
+             parser=None) -> list[Diagnostic]:
+    extra = {"resolver": resolver, "budget": budget} if resolver is not None else {}
+    if parser is not None:
+        extra["parser"] = parser
+    found = api.analyze(source, display, enabled=lambda code: config.enabled(code, config_path), **extra)
     lines = split_source_lines(source)
     kept = [
         dataclasses.replace(d, severity=config.severity_for(d.code, d.severity))

@@ -51,6 +51,7 @@ class Snapshot:
     encoding: Encoding
     generation: int = 0    # the server's settings generation when the snapshot was taken
     cell_numbers: tuple[int, ...] = ()  # notebooks: each part's 1-based position among all cells
+    parser: object = None  # the target's incremental.IncrementalParser (fast pass only: one thread)
 
     @property
     def versions(self) -> tuple[int, ...]:
@@ -61,16 +62,19 @@ class Snapshot:
         return [part.first_line for part in self.parts]
 
     def diagnose(self, source: str | None = None, resolver=None, budget=None) -> list[Diagnostic]:
-        cross_module = {"resolver": resolver, "budget": budget} if resolver is not None else {}
-        return lint_tolerant(self.source if source is None else source, self.path, self.config, **cross_module)
+        if resolver is not None:
+            return lint_tolerant(self.source if source is None else source, self.path, self.config,
+                                 resolver=resolver, budget=budget)
+        parser = self.parser if source is None else None  # it follows this target's own text only
+        return lint_tolerant(self.source if source is None else source, self.path, self.config, parser=parser)
 
 
 def snapshot(target: str, path: str, documents: Sequence[TextDocument], notebook: bool, config: Config,
-             encoding: Encoding, generation: int = 0, cell_numbers: Sequence[int] = ()) -> Snapshot:
+             encoding: Encoding, generation: int = 0, cell_numbers: Sequence[int] = (), parser=None) -> Snapshot:
     copies = [TextDocument(d.uri, d.text, d.version, d.language_id) for d in documents]
     source, first_lines = join_texts([d.text for d in copies], notebook)
     parts = tuple(Part(d.uri, d.version, d, first) for d, first in zip(copies, first_lines))
-    return Snapshot(target, path, source, parts, notebook, config, encoding, generation, tuple(cell_numbers))
+    return Snapshot(target, path, source, parts, notebook, config, encoding, generation, tuple(cell_numbers), parser)
 
 
 def join_texts(texts: Sequence[str], notebook: bool) -> tuple[str, list[int]]:

@@ -20,6 +20,7 @@ from pygls.uris import to_fs_path
 
 from gradguard.rules import __version__
 from gradguard.rules.config import Config, ConfigError
+from gradguard.rules.incremental import IncrementalParser
 from gradguard.rules.inference import Budget, JediResolver
 
 from . import actions, analysis
@@ -83,6 +84,7 @@ class GradguardServer(LanguageServer):
         # The jedi pass runs in its own thread so that it never delays the fast pass of an edit.
         self.jedi_executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="gradguard-jedi")
         self.resolvers: dict[tuple, JediResolver] = {}
+        self.parsers: dict[str, IncrementalParser] = {}  # per target: re-parse only what an edit changed
 
     # -- capabilities --------------------------------------------------------------------------
 
@@ -186,8 +188,9 @@ class GradguardServer(LanguageServer):
                 return None
             documents = [document]
         path = _path_of(target)
+        parser = self.parsers.setdefault(target, IncrementalParser(path))
         return analysis.snapshot(target, path, documents, notebook is not None, self.config_for(target, path),
-                                 self.encoding, self.generation, numbers)
+                                 self.encoding, self.generation, numbers, parser)
 
     def current_versions(self, target: str) -> tuple[int, ...] | None:
         snap_documents = self.store.notebooks.get(target)
@@ -316,6 +319,7 @@ class GradguardServer(LanguageServer):
     def forget(self, target: str) -> None:
         self.scheduler.forget(target)
         self.results.pop(target, None)
+        self.parsers.pop(target, None)
         self._release_waiters(target)
         self.clear_diagnostics(target)
 

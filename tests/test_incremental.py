@@ -1,0 +1,59 @@
+"""The incremental parser gives exactly the tree a full parse gives, and reuses what it can."""
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from gradguard.rules.incremental import IncrementalParser
+
+PROGRAMS = sorted((Path(__file__).parent / "programs").glob("*.py"))
+EDITS = st.sampled_from(["x", " ", "(", ")", ":", "#", "\t", "é", "0", "\n", "", "'", "\\"])
+
+
+def _dump(tree: ast.AST) -> str:
+    return ast.dump(tree, include_attributes=True)
+
+
+def _full(source: str) -> str | None:
+    try:
+        return _dump(ast.parse(source))
+    except (SyntaxError, ValueError):
+        return None
+
+
+def _incremental(parser: IncrementalParser, source: str) -> str | None:
+    try:
+        return _dump(parser.parse(source))
+    except (SyntaxError, ValueError):
+        return None
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.sampled_from(PROGRAMS), st.lists(st.tuples(st.floats(0, 1), st.integers(0, 200), EDITS,
+                                                     st.booleans()), min_size=1, max_size=12))
+def test_same_tree_as_a_full_parse_after_any_edits(path, edits):
+    source = path.read_text(encoding="utf-8")
+    parser = IncrementalParser()
+    assert _incremental(parser, source) == _full(source)
+    for where, column, text, delete in edits:
+        lines = source.split("\n")
+        line = min(int(where * len(lines)), len(lines) - 1)
+        column = min(column, len(lines[line]))
+        end = column + 1 if delete and column < len(lines[line]) else column
+        lines[line] = lines[line][:column] + text + lines[line][end:]
+        source = "\n".join(lines)
+        assert _incremental(parser, source) == _full(source)
+
+
+def test_typing_inside_one_function_reparses_only_that_function():
+    source = (PROGRAMS[0].read_text(encoding="utf-8") + "\n\ndef helper(x):\n    return x + 1\n")
+    parser = IncrementalParser()
+    parser.parse(source)
+    parsed_before, reused_before = parser.parsed, parser.reused
+    edited = source.replace("    return x + 1\n", "    return x + 12\n")
+    assert _dump(parser.parse(edited)) == _dump(ast.parse(edited))
+    assert parser.parsed - parsed_before == 1
+    assert parser.reused - reused_before >= 5
