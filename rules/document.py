@@ -52,6 +52,8 @@ class Document:
 
     @cached_property
     def _index(self) -> tuple[list[ast.AST], dict[ast.AST, ast.AST]]:
+        if self.parser is not None and (reused := self.parser.index(self.tree)) is not None:
+            return reused  # the unchanged statements' nodes come from the previous parse
         # One breadth-first pass for both (as ast.walk, without its per-node generators).
         nodes: list[ast.AST] = [self.tree]
         parents: dict[ast.AST, ast.AST] = {}

@@ -13,17 +13,25 @@ back to a full parse. One parser serves one document and is not thread-safe.
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .document import split_lines
 
 
-@dataclass(frozen=True)
+@dataclass
 class _Chunk:
     first: int                  # 1-based first line (its first decorator's)
     last: int                   # 1-based last line
     text: str                   # the source of those lines
     body: tuple[ast.stmt, ...]  # the statements parsed from them
+    # The chunk's nodes level by level (breadth first) and their parents, once asked for.
+    levels: list[list[ast.AST]] | None = field(default=None, repr=False)
+    parents: dict[ast.AST, ast.AST] | None = field(default=None, repr=False)
+
+    def index(self) -> tuple[list[list[ast.AST]], dict[ast.AST, ast.AST]]:
+        if self.levels is None:
+            self.levels, self.parents = _levels(list(self.body))
+        return self.levels, self.parents
 
 
 class IncrementalParser:
@@ -32,6 +40,7 @@ class IncrementalParser:
         self._lines: list[str] | None = None
         self._chunks: list[_Chunk] = []
         self.reused = self.parsed = 0  # chunks, for benchmarks and tests
+        self._tree: ast.Module | None = None
 
     def parse(self, source: str) -> ast.Module:
         lines = split_lines(source)
@@ -41,7 +50,32 @@ class IncrementalParser:
             self._chunks = _chunks(tree, lines)
             self.parsed += len(self._chunks)
         self._lines = lines
+        self._tree = tree
         return tree
+
+    def index(self, tree: ast.Module) -> tuple[list[ast.AST], dict[ast.AST, ast.AST]] | None:
+        """`tree`'s nodes in `ast.walk` order and their parents, from the chunks' cached indexes.
+
+        Breadth first over the module is, level by level, the chunks' own levels in chunk order.
+        """
+        if tree is not self._tree:
+            return None
+        nodes: list[ast.AST] = [tree]
+        parents: dict[ast.AST, ast.AST] = {}
+        indexes = [chunk.index() for chunk in self._chunks]
+        for chunk in self._chunks:
+            for stmt in chunk.body:
+                parents[stmt] = tree
+        depth = 0
+        while True:
+            level = [node for levels, _ in indexes if depth < len(levels) for node in levels[depth]]
+            if not level:
+                break
+            nodes.extend(level)
+            depth += 1
+        for _, chunk_parents in indexes:
+            parents.update(chunk_parents)
+        return nodes, parents
 
     def _reuse(self, lines: list[str]) -> ast.Module | None:
         old = self._lines
@@ -76,6 +110,27 @@ def _reparse(chunk: _Chunk, text: str, path: str) -> _Chunk | None:
     if _first_line(module.body[0]) != chunk.first:
         return None  # the chunk now starts with a comment or blank line: the boundaries moved
     return _Chunk(chunk.first, chunk.last, text, tuple(module.body))
+
+
+def _levels(roots: list[ast.AST]) -> tuple[list[list[ast.AST]], dict[ast.AST, ast.AST]]:
+    levels, parents = [], {}
+    level = roots
+    while level:
+        levels.append(level)
+        following = []
+        for node in level:
+            for name in node._fields:
+                value = getattr(node, name, None)
+                if isinstance(value, list):
+                    for item in value:
+                        if isinstance(item, ast.AST):
+                            parents[item] = node
+                            following.append(item)
+                elif isinstance(value, ast.AST):
+                    parents[value] = node
+                    following.append(value)
+        level = following
+    return levels, parents
 
 
 def _first_line(stmt: ast.stmt) -> int:

@@ -57,3 +57,32 @@ def test_typing_inside_one_function_reparses_only_that_function():
     assert _dump(parser.parse(edited)) == _dump(ast.parse(edited))
     assert parser.parsed - parsed_before == 1
     assert parser.reused - reused_before >= 5
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(PROGRAMS), st.lists(st.tuples(st.floats(0, 1), st.integers(0, 200), EDITS),
+                                           min_size=1, max_size=6))
+def test_node_index_is_the_full_walk(path, edits):
+    from gradguard.rules.document import Document
+
+    source = path.read_text(encoding="utf-8")
+    parser = IncrementalParser()
+    for where, column, text in [(0.0, 0, ""), *edits]:
+        lines = source.split("\n")
+        line = min(int(where * len(lines)), len(lines) - 1)
+        lines[line] = lines[line][:column] + text + lines[line][column:]
+        candidate = "\n".join(lines)
+        if _full(candidate) is None:
+            continue
+        source = candidate
+        document = Document(source, "t.py", parser)
+        walked = list(ast.walk(document.tree))
+        assert document.nodes == walked
+        expected = {child: parent for parent in walked for child in ast.iter_child_nodes(parent)}
+        # Load/Store, operators and comparisons are shared singletons: their "parent" means nothing.
+        assert _without_contexts(document.parents) == _without_contexts(expected)
+
+
+def _without_contexts(parents: dict) -> dict:
+    singletons = (ast.expr_context, ast.operator, ast.unaryop, ast.cmpop, ast.boolop)
+    return {child: parent for child, parent in parents.items() if not isinstance(child, singletons)}
