@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Generic, TypeVar
@@ -64,7 +65,9 @@ class Scheduler(Generic[Snap, Res]):
             if snap is None:
                 return
             self.busy_with = target
+            started = time.perf_counter()
             result = await loop.run_in_executor(self._executor, self._run, snap)
+            log.debug("analysed %s in %.1f ms", target, (time.perf_counter() - started) * 1000)
         except asyncio.CancelledError:
             raise
         except Exception as error:  # the server must outlive any analyzer bug
