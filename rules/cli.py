@@ -7,11 +7,13 @@ configuration, file-writing or internal error.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import difflib
 import importlib
 import io
 import json
 import os
+import re
 import stat
 import sys
 import tempfile
@@ -23,7 +25,7 @@ from . import __version__, api, registry
 from .config import DEFAULT_EXCLUDES, Config, ConfigError, GitIgnore, load_config, load_config_file
 from .diagnostics import Diagnostic, Fix, Severity, Span
 from .docs import has_fix, render_rule_doc
-from .notebook import Notebook, NotebookError
+from .notebook import Notebook, NotebookError, relabel_lines
 from .output import FORMATS, Finding, format_statistics, render
 from .inference import Budget, JediResolver
 from .lint import lint
@@ -192,7 +194,23 @@ class Document:
         return self.display.endswith(".ipynb")
 
     def encode(self, text: str) -> bytes:
+        if self.is_notebook:
+            text = _json_layout_like(self.text, text)
         return ("\ufeff" if self.bom else "").encode() + text.encode("utf-8")
+
+
+def _json_layout_like(original: str, text: str) -> str:
+    """Notebook JSON written back with the original's line endings and final newline.
+
+    Notebook.apply writes "\n" and a final newline; a notebook saved on Windows (CRLF) would
+    otherwise change on every line. Newlines inside JSON strings are escaped, so every raw
+    newline is layout and safe to convert.
+    """
+    if "\r\n" in original and not re.search(r"(?<!\r)\n", original):
+        text = text.replace("\n", "\r\n")
+    if not original.endswith("\n"):
+        text = text.rstrip("\r\n")
+    return text
 
 
 def decode(display: str, path: Path | None, raw: bytes) -> Document:
@@ -265,38 +283,80 @@ def _fits_in_cells(notebook: Notebook, fix: Fix) -> bool:
 # gradguard check: writing
 
 
+CHANGED_ON_DISK = "changed on disk since it was read; fixes not written"
+
+
 def write_atomic(path: Path, expected: bytes, data: bytes) -> str | None:
     """Replace the file's content; None on success, else why nothing was written.
 
-    Refuses when the file changed since it was read (an editor saved meanwhile) or is read-only.
-    Writes through a symlink to its target, keeps the permission bits, and never leaves a
-    half-written file: temp file in the same folder, fsync, os.replace.
+    Refuses when the file changed since it was read (an editor saved meanwhile; checked again
+    just before the rename), is read-only, or has other hard links (a rename would silently
+    leave them with the old text). Writes through a symlink to its target, keeps the permission
+    bits and (where allowed) the owner, and never leaves a half-written file: temp file in the
+    same folder, fsync, os.replace, fsync of the folder. Tests: tests/test_fix_safety.py.
     """
-    target = path.resolve()
+    target = _resolve(path)
+    if target is None:  # became a symlink loop since it was read
+        return "symlink loop; fixes not written"
     try:
-        mode = target.stat().st_mode
+        info = target.stat()
         if target.read_bytes() != expected:
-            return "changed on disk since it was read; fixes not written"
-        if not mode & 0o222 or not os.access(target, os.W_OK):
+            return CHANGED_ON_DISK
+        if not info.st_mode & 0o222 or not os.access(target, os.W_OK):
             return "file is read-only; fixes not written"
-        _replace(target, data, stat.S_IMODE(mode))
+        if info.st_nlink > 1:
+            return f"file has {info.st_nlink - 1} other hard link(s) that a rewrite would not update; fixes not written"
+        if not _replace(target, data, info, lambda: target.read_bytes() == expected):
+            return CHANGED_ON_DISK
     except OSError as error:
         return f"cannot write fixes: {error.strerror or error}"
     return None
 
 
-def _replace(target: Path, data: bytes, mode: int) -> None:
+def _replace(target: Path, data: bytes, info: os.stat_result, unchanged: Callable[[], bool]) -> bool:
+    """Write `data` next to `target` and rename it over `target`; False (nothing written) when
+    `unchanged()` says the target changed while the temp file was being written."""
     fd, temp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".gradguard-tmp")
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
-        os.chmod(temp, mode)
+        os.chmod(temp, stat.S_IMODE(info.st_mode))
+        _keep_owner(temp, info)
+        if not unchanged():  # an editor saved during the write: its text wins
+            Path(temp).unlink(missing_ok=True)
+            return False
         os.replace(temp, target)
     except BaseException:
         Path(temp).unlink(missing_ok=True)
         raise
+    _fsync_folder(target.parent)
+    return True
+
+
+def _keep_owner(temp: str, info: os.stat_result) -> None:
+    """The new file belongs to the old one's owner and group (root fixing a user's file)."""
+    if (os.stat(temp).st_uid, os.stat(temp).st_gid) == (info.st_uid, info.st_gid) or not hasattr(os, "chown"):
+        return
+    try:
+        os.chown(temp, info.st_uid, info.st_gid)
+    except OSError:
+        pass  # not allowed (not root): the file keeps its content and mode, owned by whoever fixed it
+
+
+def _fsync_folder(folder: Path) -> None:
+    """Make the rename itself durable (a crash right after it could otherwise lose it)."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass  # not supported here (some file systems, Windows)
+    finally:
+        os.close(fd)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -316,7 +376,9 @@ class Walk:
         if not path.exists() and not path.is_symlink():
             return False
         root = project_root(path, self.config)
-        if path.is_symlink() and not _inside(path.resolve(), root):
+        if path.is_symlink() and _resolve(path) is None:  # was an internal error: fuzzing/test_fix_safety
+            self.warn(f"{argument}: symlink loop; skipped")
+        elif path.is_symlink() and not _inside(path.resolve(), root):
             self.warn(f"{argument}: symlink to {path.resolve()} points outside the project; skipped")
         elif path.is_dir():
             self._walk(path, root, _gitignores_above(path, root))
@@ -345,7 +407,12 @@ class Walk:
             self._visit(Path(folder, entry.name), entry, root, gitignore)
 
     def _visit(self, path: Path, entry: os.DirEntry, root: Path, gitignore: GitIgnore) -> None:
-        is_dir = entry.is_dir()
+        try:
+            is_dir = entry.is_dir()
+        except OSError:  # ELOOP: a symlink loop made the whole run an internal error before
+            if not self._excluded(path, False, gitignore):
+                self.warn(f"{path}: symlink loop; skipped")
+            return
         if self._excluded(path, is_dir, gitignore):
             return
         if entry.is_symlink() and not _inside(path.resolve(), root):
@@ -359,6 +426,14 @@ class Walk:
         if path.name in DEFAULT_EXCLUDES:
             return True
         return self.config.excluded(path, is_dir) or gitignore.ignored(path, is_dir)
+
+
+def _resolve(path: Path) -> Path | None:
+    """Where a symlink leads, or None for a loop (RuntimeError before Python 3.13, then OSError)."""
+    try:
+        return path.resolve()
+    except (OSError, RuntimeError):
+        return None
 
 
 def project_root(path: Path, config: Config) -> Path:
@@ -466,6 +541,9 @@ class CheckRun:
     def _report(self, document: Document, text: str, diagnostics: list[Diagnostic]) -> None:
         # Text output shows notebook positions per cell, so it needs the Notebook.
         source = Notebook(text) if document.is_notebook else text
+        if isinstance(source, Notebook):
+            diagnostics = [dataclasses.replace(d, message=relabel_lines(d.message, source.cell_of_line))
+                           for d in diagnostics]
         self.findings.extend((document.display, source, d) for d in diagnostics)
 
 
@@ -548,7 +626,13 @@ def _check_stdin(run: CheckRun) -> None:
         return
     fixed = run.check_document(document)
     if run.writes:  # like ruff: the fixed code goes to stdout, the report to stderr
-        sys.stdout.write(fixed if fixed is not None else document.text)
+        # As bytes, with the BOM the input had (document.text has it removed).
+        data = document.encode(fixed if fixed is not None else document.text)
+        sys.stdout.flush()
+        if hasattr(sys.stdout, "buffer"):
+            sys.stdout.buffer.write(data)
+        else:
+            sys.stdout.write(data.decode("utf-8"))
         run.report_stream = sys.stderr
 
 

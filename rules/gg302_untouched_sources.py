@@ -79,7 +79,10 @@ grads = tape.gradient(loss, model.trainable_variables)
         return out
 
     def _fixes(self, doc, sink, item, status):
-        used = {g.origin for g in sink.target.live if tape_records(sink, g) and g.origin.kind == "model"}
+        # `g.origin` can be None: the engine makes a model output with no origin when it calls
+        # something that only looks like a model (`model.numpy()(x)`). Found by fuzzing.
+        used = {g.origin for g in sink.target.live
+                if tape_records(sink, g) and g.origin is not None and g.origin.kind == "model"}
         used -= set(status)
         if len(used) != 1 or len(item.origins) != 1:
             return ()
