@@ -113,7 +113,9 @@ def fix_source(
 
 
 def newline_of(text: str) -> str:
-    """The line ending most of `text` uses ("\\r\\n" or "\\n")."""
+    """The line ending most of `text` uses ("\\r\\n", "\\n", or "\\r" alone in old Mac files)."""
+    if "\n" not in text and "\r" in text:
+        return "\r"
     return "\r\n" if text.count("\r\n") * 2 > text.count("\n") else "\n"
 
 
@@ -121,7 +123,7 @@ def with_newline(fix: Fix, newline: str) -> Fix:
     """Fix edits write "\\n"; in a CRLF file they must write "\\r\\n" like the rest of it."""
     if newline == "\n":
         return fix
-    edits = tuple(Edit(e.span, re.sub(r"\r?\n", newline, e.new_text)) for e in fix.edits)
+    edits = tuple(Edit(e.span, re.sub(r"\r\n|\r|\n", newline, e.new_text)) for e in fix.edits)
     return dataclasses.replace(fix, edits=edits)
 
 

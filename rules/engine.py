@@ -39,6 +39,7 @@ _TENSOR_ATTRS_WITHOUT_GRADIENT = {"shape", "dtype", "ndim", "name", "device", "s
 _VARIABLE_ATTRS = {"trainable_variables", "trainable_weights", "variables", "weights"}
 _PREDICT_METHODS = {"predict", "predict_on_batch", "predict_step"}
 _GRADIENT_METHODS = {"gradient", "jacobian", "batch_jacobian"}
+_MAX_DOUBLED_LOOPS = 4  # nested loops deeper than this are walked once per level
 _COLLECTION_ADDERS = {"append", "extend", "insert", "add", "appendleft", "update"}
 
 
@@ -149,6 +150,7 @@ class Engine:
         self.loss_functions: set[int] = set()
         self.summaries: dict[int, Value | None] = {}
         self._nested: dict[int, list[ast.AST]] | None = None  # function → functions defined in it
+        self._loop_depth = 0
         self.tape_counter = 0
 
     # ----------------------------------------------------------------------------- driver
@@ -422,16 +424,27 @@ class Engine:
 
     def exec_While(self, stmt: ast.While, frame: Frame) -> None:
         self._record_guard(stmt.test, frame)
-        for _ in range(2):  # twice: values flow around the loop once
+        for _ in self._loop_rounds():  # twice: values flow around the loop once
             self.exec_block(stmt.body, frame)
         self.exec_block(stmt.orelse, frame)
 
     def exec_For(self, stmt: ast.For, frame: Frame) -> None:
         iterable = self.eval(stmt.iter, frame)
-        for _ in range(2):
+        for _ in self._loop_rounds():
             self.bind(stmt.target, self._element(iterable), frame, None)
             self.exec_block(stmt.body, frame)
         self.exec_block(stmt.orelse, frame)
+
+    def _loop_rounds(self) -> Iterator[None]:
+        """Two rounds per loop so values flow around it once; deep in nested loops only one, or the
+        cost would double with every level (2**depth). Found by fuzzing."""
+        rounds = 2 if self._loop_depth < _MAX_DOUBLED_LOOPS else 1
+        self._loop_depth += 1
+        try:
+            for _ in range(rounds):
+                yield
+        finally:
+            self._loop_depth -= 1
 
     exec_AsyncFor = exec_For
 
@@ -779,7 +792,10 @@ class Engine:
         return self.eval(func.value, frame)
 
     def _model_output(self, model: Value, node: ast.Call, frame: Frame) -> Value:
-        grad = Grad(model.model, self.doc.span(node), None, bootstrap=self._bootstrap_call(node))
+        # A model value can lose track of which model it is (joined from several, returned by a
+        # summary); its output still starts a gradient, from a model named after the call.
+        origin = model.model or Origin("model", self.doc.short(node.func), f"call:{self.doc.span(node.func)}")
+        grad = Grad(origin, self.doc.span(node), None, bootstrap=self._bootstrap_call(node))
         return self.op(Value(frozenset({grad}), kind=Kind.TENSOR), node, frame)
 
     def _bootstrap_call(self, node: ast.Call) -> bool:

@@ -58,7 +58,11 @@ dy_dx = tape.gradient(y, x)
         return out
 
     def _fixes(self, doc, sink, node):
-        if sink.tape is None or not isinstance(node, (ast.Name, ast.Attribute)):
+        # Only what the engine's `tape.watch` tracks (a name, `self.x`): another attribute would be
+        # reported again after the fix, and --fix would add the line round after round.
+        watchable = isinstance(node, ast.Name) or (
+            isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self")
+        if sink.tape is None or not watchable:
             return ()
         body = sink.tape.with_node.body
         name = doc.text(node)

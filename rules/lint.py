@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import dataclasses
+import logging
 import os
 import re
 
@@ -16,6 +17,10 @@ from . import api
 from .config import Config
 from .diagnostics import Diagnostic, Severity, Span
 from .suppression import suppressed
+
+# What `ast.parse` raises for text it cannot take (RecursionError/MemoryError: nesting too deep).
+_PARSE_FAILURES = (SyntaxError, ValueError, RecursionError, MemoryError)
+log = logging.getLogger("gradguard.analysis")
 
 # Blanking more lines than this rarely recovers anything worth showing, and each try is a parse.
 MAX_RECOVERY_ATTEMPTS = 8
@@ -30,11 +35,13 @@ def lint(source: str, path: str | os.PathLike, config: Config = Config(), config
     """
     try:
         return _analyze(source, str(path), config, config_path or path, resolver, budget)
-    except (SyntaxError, ValueError):  # parse first, ask why only when it fails: one parse, not two
+    except _PARSE_FAILURES as failure:  # parse first, ask why only when it fails: one parse, not two
         error = syntax_error(source, str(path))
-        if error is None:
-            raise
-        return [error]
+        if error is not None:
+            return [error]
+        if isinstance(failure, RecursionError):
+            return _too_deep(path)
+        raise
 
 
 def lint_tolerant(source: str, path: str | os.PathLike, config: Config = Config(), config_path=None, *,
@@ -48,14 +55,19 @@ def lint_tolerant(source: str, path: str | os.PathLike, config: Config = Config(
     """
     try:
         return _analyze(source, str(path), config, config_path or path, resolver, budget, parser)
-    except (SyntaxError, ValueError):
+    except _PARSE_FAILURES as failure:
         if _parse_error(source) is None:
+            if isinstance(failure, RecursionError):
+                return _too_deep(path)
             raise  # not a syntax problem: an analyzer bug the caller must see
     recovered = recover(source)
     if recovered is None:
         return []
     parsable, blanked = recovered
-    found = _analyze(parsable, str(path), config, config_path or path, resolver, budget)
+    try:
+        found = _analyze(parsable, str(path), config, config_path or path, resolver, budget)
+    except RecursionError:
+        return _too_deep(path)
     unreliable = _unreliable_lines(ast.parse(parsable), blanked)
     return [_without_fixes_touching(d, blanked) for d in found if not _touches(d, unreliable)]
 
@@ -73,6 +85,12 @@ def _analyze(source: str, display: str, config: Config, config_path, resolver=No
         if config.enabled(d.code, config_path) and not suppressed(d, lines)
     ]
     return sorted(kept, key=lambda d: (d.span, d.code))
+
+
+def _too_deep(path) -> list[Diagnostic]:
+    """An expression nested beyond the analyzer's recursion limit: nothing is reported for the file."""
+    log.warning("%s: expressions nested too deeply to analyse; no findings for this file", path)
+    return []
 
 
 def split_source_lines(source: str) -> list[str]:
@@ -95,6 +113,8 @@ def _parse_error(source: str, display: str = "<unknown>") -> tuple[int, int, str
         return error.lineno or 1, max((error.offset or 1) - 1, 0), f"SyntaxError: {error.msg}"
     except ValueError as error:  # e.g. "source code string cannot contain null bytes"
         return 1, 0, f"SyntaxError: {error}"
+    except (RecursionError, MemoryError):  # CPython's own parser gives up on very deep nesting
+        return 1, 0, "SyntaxError: too deeply nested for Python's parser"
     return None
 
 

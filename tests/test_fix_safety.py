@@ -445,7 +445,6 @@ def test_mixed_endings_keep_every_untouched_line_as_it_was(capsys):
     assert new_lines[:17] + new_lines[18:] == old_lines and new_lines[17].rstrip("\r\n") == "    tape.watch(images)"
 
 
-@pytest.mark.xfail(strict=True, reason="api.newline_of knows CRLF and LF only: a CR-only file gets an LF line")
 def test_cr_only_endings_are_kept(capsys):
     Path("a.py").write_bytes(SAFE.replace("\n", "\r").encode())
     assert fix(capsys, "a.py")[0] == 0

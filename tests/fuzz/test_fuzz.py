@@ -160,13 +160,11 @@ g = tape.gradient(tf.floor(u), x)
 """
 
 
-@pytest.mark.xfail(strict=True, reason="engine-recursion: rules/engine.py evaluates expressions recursively")
 def test_a_500_term_sum_does_not_crash_lint():
     assert parses(DEEP_SUM)
     assert lint(DEEP_SUM, "deep.py") == []
 
 
-@pytest.mark.xfail(strict=True, reason="engine-recursion: the CLI reports it as an internal error, exit 2")
 def test_a_500_term_sum_does_not_crash_the_cli(tmp_path, capsys):
     path = tmp_path / "deep.py"
     path.write_text(DEEP_SUM)
@@ -174,20 +172,17 @@ def test_a_500_term_sum_does_not_crash_the_cli(tmp_path, capsys):
     assert code in (0, 1) and "internal error" not in capsys.readouterr().err
 
 
-@pytest.mark.xfail(strict=True, reason="parser-gives-up: rules/lint.py catches only SyntaxError/ValueError")
 def test_a_text_too_deep_for_python_is_an_e999():
     assert not parses(DEEP_FOR_PYTHON)
     assert [d.code for d in lint(DEEP_FOR_PYTHON, "deep.py")] == ["E999"]
 
 
-@pytest.mark.xfail(strict=True, reason="parser-gives-up: CPython's parser raises MemoryError, lint lets it out")
 def test_a_text_that_exhausts_the_parser_is_an_e999():
     text = "{" * 200 + "h" + "}" * 200 + " = 1\n"
     assert not parses(text)
     assert [d.code for d in lint(text, "deep.py")] == ["E999"]
 
 
-@pytest.mark.xfail(strict=True, reason="parser-gives-up: lint_tolerant lets RecursionError out")
 def test_a_text_too_deep_for_python_gives_nothing_in_an_editor():
     assert lint_tolerant(DEEP_FOR_PYTHON, "deep.py") == []
 
@@ -214,12 +209,10 @@ update(1.0)
 """
 
 
-@pytest.mark.xfail(strict=True, reason="none-origin: rules/engine.py makes a model output with origin None")
 def test_calling_the_numpy_of_a_model_does_not_crash_lint():
     lint(NUMPY_OF_A_MODEL, "m.py")
 
 
-@pytest.mark.xfail(strict=True, reason="none-origin: a model unpacked from a tuple sum has origin None")
 def test_a_model_unpacked_from_a_tuple_sum_does_not_crash_lint():
     lint(MODELS_FROM_A_TUPLE_SUM, "m.py")
 
@@ -233,10 +226,9 @@ grads = tape.gradient(loss, w.real)
 """
 
 
-@pytest.mark.xfail(strict=True, reason="gg306-fix-loop: the engine's tape.watch ignores `w.real`, GG306 offers it")
 def test_the_watch_fix_for_an_attribute_source_is_idempotent():
-    once = api.fix_source(WATCH_AN_ATTRIBUTE)  # a safe fix: plain `gradguard check --fix` applies it
-    assert once.count("tape.watch(w.real)") == 1
+    once = api.fix_source(WATCH_AN_ATTRIBUTE)  # a safe fix would be applied by plain `gradguard check --fix`
+    assert once.count("tape.watch(w.real)") <= 1 and api.fix_source(once) == once
 
 
 def _nested_loops(depth: int) -> str:
@@ -244,12 +236,14 @@ def _nested_loops(depth: int) -> str:
     return "import tensorflow as tf\n" + body + " " * depth + "y = i0\n"
 
 
-@pytest.mark.xfail(strict=True, reason="nested-loops-exponential: each loop body runs twice, 2**depth in all")
-def test_nested_loops_are_analysed_in_linear_time():
-    lint(_nested_loops(3), "loops.py")
-    began = time.monotonic()
-    lint(_nested_loops(16), "loops.py")  # ~1 s now; a linear engine needs a millisecond
-    assert time.monotonic() - began < 0.2
+def test_nested_loops_are_not_walked_2_to_the_depth_times(monkeypatch):
+    from gradguard.rules.engine import Engine
+
+    executed = []
+    original = Engine.exec_stmt
+    monkeypatch.setattr(Engine, "exec_stmt", lambda self, stmt, frame: executed.append(1) or original(self, stmt, frame))
+    lint(_nested_loops(16), "loops.py")
+    assert len(executed) < 1_000  # two rounds at every level would be 2**16 = 65,536
 
 
 ROUND_THEN_NUMPY_FUNCTION = """\
