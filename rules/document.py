@@ -6,10 +6,28 @@ from __future__ import annotations
 
 import ast
 import re
+import threading
 from functools import cached_property
 
 from .diagnostics import Span
 from .imports import Imports
+
+
+# CPython 3.11's parser is not safe to run in two threads at once: it can fail with "SystemError:
+# AST constructor recursion depth mismatch" (python/cpython#106905). The server parses in its
+# fast-pass and jedi threads, so every parse of the analyzer goes through this lock.
+_PARSE_LOCK = threading.Lock()
+
+
+def parse(source: str, path: str = "<unknown>") -> ast.Module:
+    with _PARSE_LOCK:
+        return ast.parse(source, filename=path)
+
+
+def compile_only(source: str, path: str = "<unknown>") -> None:
+    """Parse to find a syntax error, as `compile(..., PyCF_ONLY_AST)` (under the same lock)."""
+    with _PARSE_LOCK:
+        compile(source, path, "exec", ast.PyCF_ONLY_AST, dont_inherit=True)
 
 
 _LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")
@@ -32,7 +50,7 @@ class Document:
     def tree(self) -> ast.Module:
         if self.parser is not None:
             return self.parser.parse(self.source)
-        return ast.parse(self.source, filename=self.path, type_comments=False)
+        return parse(self.source, self.path)
 
     @cached_property
     def imports(self) -> Imports:

@@ -877,7 +877,7 @@ class Engine:
                 and frame.lookup(node.func.id) is None and (foreign := self._foreign_call(site, frame)):
             return foreign  # a name from `from helpers import *`
         if callee.kind == Kind.UNKNOWN and not callee.live and isinstance(node.func, ast.Attribute) \
-                and self._inferred_model(node.func):
+                and (frame.tapes or frame.loss_function) and self._inferred_model(node.func):
             key = self._target_key(node.func) or self.doc.text(node.func)
             origin = Origin("model", key, f"attr:{key}", self.doc.span(node.func))
             return self._special_call(site, Value(kind=Kind.MODEL, model=origin), frame)
@@ -906,7 +906,10 @@ class Engine:
         return self.apply_summary(summary, site.node, actuals, frame)
 
     def _inferred_model(self, func: ast.Attribute) -> bool:
-        """jedi says `agent.tower` is a Keras model (its class is defined in another module)."""
+        """jedi says `agent.tower` is a Keras model (its class is defined in another module).
+
+        Asked only inside a tape or a loss: jedi's type inference is its slowest question, and a
+        model called anywhere else does not decide whether a loss gets its gradient."""
         if self.resolver is None or self.budget is None or self.imports.qualname(func) is not None:
             return False
         return self.resolver.is_model(self.doc, func, self.budget, self.depth)

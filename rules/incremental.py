@@ -15,7 +15,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, field
 
-from .document import split_lines
+from .document import parse, split_lines
 
 
 @dataclass
@@ -46,7 +46,7 @@ class IncrementalParser:
         lines = split_lines(source)
         tree = self._reuse(lines)
         if tree is None:
-            tree = ast.parse(source, filename=self.path)
+            tree = parse(source, self.path)
             self._chunks = _chunks(tree, lines)
             self.parsed += len(self._chunks)
         self._lines = lines
@@ -102,7 +102,7 @@ class IncrementalParser:
 
 def _reparse(chunk: _Chunk, text: str, path: str) -> _Chunk | None:
     try:
-        module = ast.parse("\n" * (chunk.first - 1) + text, filename=path)
+        module = parse("\n" * (chunk.first - 1) + text, path)
     except (SyntaxError, ValueError):
         return None
     if not module.body or module.body[0].lineno < chunk.first or module.body[-1].end_lineno > chunk.last:

@@ -17,6 +17,7 @@ Jedi is slow and fragile on TensorFlow code, so it is contained:
 from __future__ import annotations
 
 import ast
+import builtins
 import hashlib
 import logging
 import os
@@ -24,6 +25,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 
 from .document import Document
 from .values import Cut, Grad, Kind, Origin, Value
@@ -32,6 +34,7 @@ log = logging.getLogger("gradguard.jedi")
 
 MAX_DEPTH = 3                  # helper calling helper calling helper: enough for real projects
 MAX_MODULE_BYTES = 500_000     # a generated or vendored giant is not worth the budget
+MAX_PARSED_DOCUMENTS = 8       # analysed documents whose jedi parse trees stay cached
 _LIBRARY_ROOTS = {"tensorflow", "keras", "numpy", "tf_keras", "jax", "torch", "scipy", "pandas", "math",
                   "random", "os", "sys", "time", "collections", "itertools", "functools", "typing", "logging",
                   "json", "re", "pathlib", "dataclasses", "abc", "copy", "gym", "gymnasium"}
@@ -73,6 +76,7 @@ class JediResolver:
         self._goto_cache: dict[tuple, tuple | None] = {}
         self._modules: dict[tuple[str, str], "_ForeignModule | None"] = {}
         self._logged: set[str] = set()
+        self._recent_documents: list[str] = []  # whose parse trees jedi may keep (see _forget_old)
         self.stats = {"questions": 0, "jedi_calls": 0, "cache_hits": 0, "failures": 0, "timeouts": 0}
 
     # -- the engine's question -------------------------------------------------------------------
@@ -82,6 +86,8 @@ class JediResolver:
         """What `func` (a call's callee in `doc`) is, when it is defined in another module."""
         if qualname and qualname.split(".")[0] in _LIBRARY_ROOTS:
             return None
+        if isinstance(func, ast.Name) and func.id in _BUILTINS:
+            return None  # `zip`, `len`, `float`: nothing to follow, and jedi's answer costs the most
         if depth >= MAX_DEPTH or not isinstance(func, (ast.Name, ast.Attribute)):
             return None
         self.stats["questions"] += 1
@@ -94,7 +100,7 @@ class JediResolver:
 
     def is_model(self, doc: Document, node: ast.Attribute, budget: Budget, depth: int = 0) -> bool:
         """Whether jedi infers `node` (e.g. `agent.tower`) as an instance of a Keras model class."""
-        if depth >= MAX_DEPTH:
+        if depth >= MAX_DEPTH or not _stored_attribute(node) or node.attr in _NOT_MODEL_METHODS:
             return False
         key = ("infer", doc.path, doc.text(node), _imports_key(doc))
         if key in self._goto_cache:
@@ -153,8 +159,10 @@ class JediResolver:
         try:
             with self._lock:
                 self.stats["jedi_calls"] += 1
-                script = jedi.Script(doc.source, path=_file_path(doc.path), project=self._jedi_project(jedi),
+                path = _file_path(doc.path)
+                script = jedi.Script(doc.source, path=path, project=self._jedi_project(jedi),
                                      environment=self._jedi_environment(jedi))
+                self._forget_old(path)
                 return question(script)
         except RecursionError:
             self.stats["failures"] += 1
@@ -165,6 +173,26 @@ class JediResolver:
         finally:
             budget.spent += time.perf_counter() - start
         return None
+
+    def _forget_old(self, path: str | None) -> None:
+        """parso keeps the tree of every file jedi parsed for ten minutes: with fifty documents open
+        that is most of the server's memory. Keep the trees of the few documents edited last (their
+        re-parse is incremental) and of the library modules; drop the others'."""
+        if path is None:
+            return
+        if path in self._recent_documents:
+            self._recent_documents.remove(path)
+        self._recent_documents.append(path)
+        if len(self._recent_documents) <= MAX_PARSED_DOCUMENTS:
+            return
+        old = self._recent_documents.pop(0)
+        try:
+            from parso.cache import parser_cache
+        except ImportError:
+            return
+        for trees in parser_cache.values():
+            trees.pop(old, None)
+            trees.pop(Path(old), None)
 
     def _jedi_project(self, jedi):
         if self._project is None and self.root:
@@ -259,6 +287,25 @@ def _localised(summary: Value, path: str) -> Value:
     live = frozenset(grad(g) for g in summary.live)
     cut = frozenset(Cut(replace(c.brk, path=c.brk.path or path), grad(c.grad)) for c in summary.cut)
     return replace(summary, live=live, cut=cut)
+
+
+_BUILTINS = frozenset(dir(builtins))
+# Methods of lists, dicts, arrays, tensors, variables, optimizers and tapes: never a stored model.
+_NOT_MODEL_METHODS = frozenset("""
+    append extend insert pop remove clear copy update get keys values items setdefault sort index count
+    numpy item tolist astype reshape mean sum max min std argmax argmin clip squeeze flatten ravel transpose
+    assign assign_add assign_sub read_value apply_gradients minimize gradient watch jacobian
+    sample add push store save load predict fit evaluate compile summary get_weights set_weights
+    format join split strip replace lower upper encode decode write read close
+""".split())
+
+
+def _stored_attribute(node: ast.Attribute) -> bool:
+    """`agent.scorer`, `self.nets.q`: names all the way down, not `f(x).astype` or `xs[0].m`."""
+    value = node.value
+    while isinstance(value, ast.Attribute):
+        value = value.value
+    return isinstance(value, ast.Name)
 
 
 def _file_path(path: str) -> str | None:

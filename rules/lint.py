@@ -16,6 +16,7 @@ import re
 from . import api
 from .config import Config
 from .diagnostics import Diagnostic, Severity, Span
+from .document import compile_only, parse
 from .suppression import suppressed
 
 # What `ast.parse` raises for text it cannot take (RecursionError/MemoryError: nesting too deep).
@@ -68,7 +69,7 @@ def lint_tolerant(source: str, path: str | os.PathLike, config: Config = Config(
         found = _analyze(parsable, str(path), config, config_path or path, resolver, budget)
     except RecursionError:
         return _too_deep(path)
-    unreliable = _unreliable_lines(ast.parse(parsable), blanked)
+    unreliable = _unreliable_lines(parse(parsable), blanked)
     return [_without_fixes_touching(d, blanked) for d in found if not _touches(d, unreliable)]
 
 
@@ -108,7 +109,7 @@ def syntax_error(source: str, display: str = "<unknown>") -> Diagnostic | None:
 def _parse_error(source: str, display: str = "<unknown>") -> tuple[int, int, str] | None:
     """(1-based line, column, message) of the first syntax error, or None when `source` parses."""
     try:
-        compile(source, display, "exec", ast.PyCF_ONLY_AST, dont_inherit=True)
+        compile_only(source, display)
     except SyntaxError as error:
         return error.lineno or 1, max((error.offset or 1) - 1, 0), f"SyntaxError: {error.msg}"
     except ValueError as error:  # e.g. "source code string cannot contain null bytes"

@@ -7,7 +7,6 @@ magic inside a block still leaves the block valid Python.
 """
 from __future__ import annotations
 
-import ast
 import copy
 import json
 import re
@@ -16,6 +15,7 @@ from dataclasses import dataclass
 
 from . import api
 from .diagnostics import Edit, Fix, Span
+from .document import parse
 
 _LINE_MAGIC = re.compile(r"^(\s*)(?:[%!]|\?|[\w.]+\s*=\s*[%!])")
 _HELP = re.compile(r"^(\s*)[\w.\[\]()]+\?{1,2}\s*$")
@@ -186,7 +186,7 @@ def _without_ipython(line: str) -> str:
 
 def _parses(source: str) -> bool:
     try:
-        ast.parse(source)
+        parse(source)
     except (SyntaxError, ValueError):
         return False
     return True
