@@ -32,6 +32,7 @@ from .settings import SECTION, ClientSettings, FileConfigs, parse_settings
 log = logging.getLogger("gradguard.server")
 FIX_ALL_COMMAND = "gradguard.applyFixAll"
 JEDI_IDLE_DELAY = 0.25  # seconds without an edit before the cross-module pass starts
+MAX_INCREMENTAL_DOCUMENTS = 8  # documents whose syntax tree is kept for incremental parsing
 
 
 def _user_handler_only(method: str):
@@ -188,9 +189,18 @@ class GradguardServer(LanguageServer):
                 return None
             documents = [document]
         path = _path_of(target)
-        parser = self.parsers.setdefault(target, IncrementalParser(path))
+        parser = self._parser_for(target, path)
         return analysis.snapshot(target, path, documents, notebook is not None, self.config_for(target, path),
                                  self.encoding, self.generation, numbers, parser)
+
+    def _parser_for(self, target: str, path: str) -> IncrementalParser:
+        """The target's incremental parser; only the most recently analysed documents keep one
+        (a parser holds its document's syntax tree, and people type in a few files at a time)."""
+        parser = self.parsers.pop(target, None) or IncrementalParser(path)
+        self.parsers[target] = parser
+        while len(self.parsers) > MAX_INCREMENTAL_DOCUMENTS:
+            self.parsers.pop(next(iter(self.parsers)))
+        return parser
 
     def current_versions(self, target: str) -> tuple[int, ...] | None:
         snap_documents = self.store.notebooks.get(target)
