@@ -98,6 +98,15 @@ async def wait_for_diagnostics(client: LanguageClient, uri: str, version: int | 
     raise AssertionError(f"no diagnostics for {uri} version {version} within {timeout} s; got {seen}")
 
 
+async def wait_until(condition, what: str, timeout: float = TIMEOUT) -> None:
+    """Wait until `condition()` holds; fail naming `what` after `timeout` seconds."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        await asyncio.sleep(0.01)
+
+
 def change_document(client: LanguageClient, uri: str, version: int, start: tuple[int, int],
                     end: tuple[int, int], text: str) -> None:
     """One incremental didChange replacing the range (line, character) start..end by `text`."""

@@ -9,11 +9,12 @@ import asyncio
 import time
 from pathlib import Path
 
+import pytest
 from lsprotocol import types
 from pygls.uris import from_fs_path
 from pytest_lsp import LanguageClient, client_capabilities
 
-from lsp_harness import TIMEOUT, change_document, lsp_session, open_file, wait_for_diagnostics
+from lsp_harness import TIMEOUT, change_document, lsp_session, open_file, wait_for_diagnostics, wait_until
 
 TRAIN = """\
 import numpy as np
@@ -298,30 +299,22 @@ async def test_two_folders_use_their_own_scoped_settings(tmp_path):
 # Problems: reported once, defaults used
 
 
-async def test_pyproject_syntax_error_is_shown_once_and_defaults_are_used(tmp_path):
-    pyproject = write_pyproject(tmp_path, '[tool.gradguard]\nignore = ["GG309"\n')
+@pytest.mark.parametrize("content, named", [
+    ('[tool.gradguard]\nignore = ["GG309"\n', "syntax"),   # a TOML syntax error
+    ('[tool.gradguard]\nselekt = ["GG1"]\n', "selekt"),    # an unknown key, named
+], ids=["syntax error", "unknown key"])
+async def test_a_broken_pyproject_is_shown_once_and_defaults_are_used(tmp_path, content, named):
+    pyproject = write_pyproject(tmp_path, content)
     async with lsp_session(tmp_path) as client:
         uri = open_file(client, tmp_path / "train.py", TRAIN)
-        await wait_for_codes(client, uri, ALL)
+        await wait_for_codes(client, uri, ALL)  # the default configuration: every rule
         # Another analysis of the same file must not repeat the message.
         change_document(client, uri, 2, (0, 0), (0, 0), "# edited\n")
         await wait_for_diagnostics(client, uri, version=2)
     about_file = showed(client, str(pyproject))
     assert len(about_file) == 1, [m.message for m in client.messages]
-    assert "syntax" in about_file[0].message.lower()
+    assert named in about_file[0].message.lower()
     assert about_file[0].type in (types.MessageType.Warning, types.MessageType.Error)
-
-
-async def test_pyproject_unknown_key_is_shown_once_naming_the_key(tmp_path):
-    pyproject = write_pyproject(tmp_path, '[tool.gradguard]\nselekt = ["GG1"]\n')
-    async with lsp_session(tmp_path) as client:
-        uri = open_file(client, tmp_path / "train.py", TRAIN)
-        await wait_for_codes(client, uri, ALL)
-        change_document(client, uri, 2, (0, 0), (0, 0), "# edited\n")
-        await wait_for_diagnostics(client, uri, version=2)
-    about_file = showed(client, str(pyproject))
-    assert len(about_file) == 1, [m.message for m in client.messages]
-    assert "selekt" in about_file[0].message
 
 
 async def test_pyproject_fixed_after_error_is_used_again(tmp_path):
@@ -359,14 +352,6 @@ async def test_settings_of_the_wrong_type_are_shown_and_defaults_used(tmp_path):
         await wait_until(lambda: showed(client, "enable") and showed(client, "loud"),
                          "a message about each broken setting")
     assert severity_of(published, "GG101") == types.DiagnosticSeverity.Error
-
-
-async def wait_until(condition, what: str, timeout: float = TIMEOUT) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        await asyncio.sleep(0.01)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -6,7 +6,6 @@ registers both pull requests at initialize and never pushes.
 from __future__ import annotations
 
 import asyncio
-import time
 import uuid
 from pathlib import Path
 
@@ -16,7 +15,7 @@ from pygls.exceptions import JsonRpcRequestCancelled
 from pygls.uris import from_fs_path
 from pytest_lsp import LanguageClient, client_capabilities
 
-from lsp_harness import TIMEOUT, change_document, lsp_session, open_file
+from lsp_harness import TIMEOUT, change_document, lsp_session, open_file, wait_until
 
 BAD = """\
 import numpy as np
@@ -98,14 +97,6 @@ def make_workspace(root: Path) -> dict[str, Path]:
     (root / ".venv" / "lib").mkdir(parents=True)
     (root / ".venv" / "lib" / "site.py").write_text(BAD, encoding="utf-8")
     return files
-
-
-async def wait_until(condition, what: str, timeout: float = TIMEOUT) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        await asyncio.sleep(0.01)
 
 
 def uri_of(path: Path) -> str:
