@@ -97,8 +97,8 @@ FILLER = "".join(f"\n\ndef helper_{i}(x):\n    y = tf.reduce_sum(x) * {i}\n    r
 
 
 async def test_a_storm_of_edits_ends_with_the_newest_version_and_right_positions(tmp_path):
-    """200 keystrokes into a 1,500-line file, no waiting: versions only move forward, edits that
-    arrive during an analysis coalesce, and the last version is the one analysed."""
+    """200 keystrokes into a 1,500-line file, no waiting: versions only move forward and the last
+    version is the one analysed, at the right positions."""
     async with lsp_session(tmp_path, "neovim@v0.7.0") as client:
         uri = open_file(client, tmp_path / "train.py", TRAIN + FILLER)
         await wait_for_diagnostics(client, uri, 1)
@@ -110,7 +110,8 @@ async def test_a_storm_of_edits_ends_with_the_newest_version_and_right_positions
         published = await wait_for_diagnostics(client, uri, final)
     versions = [p.version for p in client.published if p.uri == uri]
     assert versions == sorted(versions), "a stale analysis was published after a newer one"
-    assert len(versions) < len(typed) / 2, f"edits were not coalesced: {len(versions)} publishes"
+    # How many versions coalesce depends on the machine's speed; tests/test_scheduler.py checks
+    # the coalescing itself, deterministically.
     diagnostic = _only(published, "GG101")
     assert diagnostic.range.start.line == NUMPY_LINE + 1  # the typed comment line pushed it down
 
