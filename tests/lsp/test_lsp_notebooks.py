@@ -150,16 +150,21 @@ async def test_code_cells_without_findings_get_empty_diagnostics(tmp_path):
     assert all(not p.diagnostics for p in client.published if p.uri == uris[1]), "markdown cell has no findings"
 
 
+async def _actions_for_the_break(client, cell_uri: str, only=None) -> list[types.CodeAction]:
+    """The code actions offered for the first diagnostic published on the cell."""
+    published = await wait_for_diagnostics(client, cell_uri, version=1)
+    diagnostic = published.diagnostics[0]
+    return list(await client.text_document_code_action_async(types.CodeActionParams(
+        text_document=types.TextDocumentIdentifier(cell_uri),
+        range=diagnostic.range,
+        context=types.CodeActionContext(diagnostics=[diagnostic], only=only),
+    )) or [])
+
+
 async def test_quick_fix_edits_only_the_cell_with_the_break(tmp_path):
     async with lsp_session(tmp_path, notebook_capabilities()) as client:
         _, uris = open_notebook(client, tmp_path)
-        published = await wait_for_diagnostics(client, uris[2], version=1)
-        diagnostic = published.diagnostics[0]
-        actions = await client.text_document_code_action_async(types.CodeActionParams(
-            text_document=types.TextDocumentIdentifier(uris[2]),
-            range=diagnostic.range,
-            context=types.CodeActionContext(diagnostics=[diagnostic], only=[types.CodeActionKind.QuickFix]),
-        ))
+        actions = await _actions_for_the_break(client, uris[2], only=[types.CodeActionKind.QuickFix])
 
     fixes = [a for a in actions if a.is_preferred]
     assert len(fixes) == 1, [a.title for a in actions]
@@ -173,13 +178,7 @@ async def test_quick_fix_edits_only_the_cell_with_the_break(tmp_path):
 async def test_ignore_action_comments_the_line_in_the_cell(tmp_path):
     async with lsp_session(tmp_path, notebook_capabilities()) as client:
         _, uris = open_notebook(client, tmp_path)
-        published = await wait_for_diagnostics(client, uris[2], version=1)
-        diagnostic = published.diagnostics[0]
-        actions = await client.text_document_code_action_async(types.CodeActionParams(
-            text_document=types.TextDocumentIdentifier(uris[2]),
-            range=diagnostic.range,
-            context=types.CodeActionContext(diagnostics=[diagnostic]),
-        ))
+        actions = await _actions_for_the_break(client, uris[2])
 
     ignore = next(a for a in actions if "Ignore GG101" in a.title)
     fixed = apply_text_edits(TAPE_CELL, edits_for(ignore.edit, uris[2])).splitlines()
