@@ -57,8 +57,15 @@ def _kind_filter(only: list[str] | None):
 
 async def _fix_actions(ls: GradguardServer, uri: str, diagnostic: types.Diagnostic) -> list[types.CodeAction]:
     fixes = _fixes_in(diagnostic.data)
-    if fixes is None or not _versions_current(ls, fixes):
-        fixes = await _fixes_from_analysis(ls, uri, diagnostic)
+    if fixes is not None and _versions_current(ls, fixes):
+        try:
+            return _quick_fixes(ls, diagnostic, fixes)
+        except (KeyError, TypeError, ValueError, AttributeError):
+            pass  # `data` came back mangled: the analysis of the current text knows the fixes
+    return _quick_fixes(ls, diagnostic, await _fixes_from_analysis(ls, uri, diagnostic))
+
+
+def _quick_fixes(ls: GradguardServer, diagnostic: types.Diagnostic, fixes: list[dict]) -> list[types.CodeAction]:
     ordered = sorted(fixes, key=lambda fix: not fix.get("preferred"))  # stable: rule order otherwise
     return [
         types.CodeAction(
@@ -85,6 +92,8 @@ def _fixes_in(data: object) -> list[dict] | None:
 def _versions_current(ls: GradguardServer, fixes: list[dict]) -> bool:
     for fix in fixes:
         for edit in fix["edits"]:
+            if not isinstance(edit, dict):
+                return False
             document = ls.store.get(edit.get("uri", ""))
             if document is None or document.version != edit.get("version"):
                 return False
@@ -106,8 +115,7 @@ def workspace_edit(ls: GradguardServer, edits: list[dict]) -> types.WorkspaceEdi
     by_uri: dict[str, list[types.TextEdit]] = {}
     versions: dict[str, int | None] = {}
     for edit in edits:
-        text_edit = ls.protocol._converter.structure(
-            {"range": edit["range"], "newText": edit["newText"]}, types.TextEdit)
+        text_edit = types.TextEdit(range=_range(edit["range"]), new_text=edit["newText"])
         by_uri.setdefault(edit["uri"], []).append(text_edit)
         versions[edit["uri"]] = edit.get("version")
     if ls.supports("workspace", "workspace_edit", "document_changes"):
@@ -116,6 +124,12 @@ def workspace_edit(ls: GradguardServer, edits: list[dict]) -> types.WorkspaceEdi
             for uri, text_edits in by_uri.items()
         ])
     return types.WorkspaceEdit(changes=by_uri)
+
+
+def _range(data: dict) -> types.Range:
+    """A range from its JSON form, as fixes carry it in a diagnostic's `data`."""
+    start, end = data["start"], data["end"]
+    return types.Range(types.Position(start["line"], start["character"]), types.Position(end["line"], end["character"]))
 
 
 # -- "Ignore GGxxx for this line" ----------------------------------------------------------------

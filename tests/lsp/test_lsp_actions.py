@@ -158,3 +158,14 @@ async def test_fix_all_command_sends_workspace_apply_edit(tmp_path):
                 break
             await asyncio.sleep(0.01)
     assert applied and "tape.watch(x)" in apply_text_edits(SAFE_AND_UNSAFE, edits_for(applied[0].edit, uri))
+
+
+async def test_mangled_data_sent_back_gets_the_fixes_recomputed(tmp_path):
+    async with lsp_session(tmp_path, "visual-studio-code") as client:
+        uri, diagnostics = await _open(client, tmp_path, ROUNDED)
+        good = await _actions(client, uri, diagnostics[0])
+        mangled = types.Diagnostic(range=diagnostics[0].range, message=diagnostics[0].message,
+                                   code=diagnostics[0].code, source="gradguard",
+                                   data={"fixes": [{"title": "x", "edits": [{"uri": uri, "version": 1, "range": 7}]}]})
+        actions = await _actions(client, uri, mangled)
+    assert [a.title for a in actions] == [a.title for a in good]
