@@ -16,12 +16,12 @@ from dataclasses import dataclass
 from . import api
 from .diagnostics import Edit, Fix, Span
 from .document import parse
+from .document import split_lines as python_split_lines  # lines where Python ends them
 
 _LINE_MAGIC = re.compile(r"^(\s*)(?:[%!]|\?|[\w.]+\s*=\s*[%!])")
 _HELP = re.compile(r"^(\s*)[\w.\[\]()]+\?{1,2}\s*$")
 # Cell magics whose body is still Python: analyse the body, blank only the magic line.
 _PYTHON_CELL_MAGICS = {"time", "timeit", "capture", "prun"}
-_PYTHON_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")  # as rules.document.split_lines
 
 
 class NotebookError(ValueError):
@@ -36,7 +36,7 @@ class CodeCell:
 
     @property
     def line_count(self) -> int:
-        return len(_PYTHON_LINE.findall(self.text))  # as many as python_lines gives the joined source
+        return len(python_split_lines(self.text))  # as many as python_lines gives the joined source
 
 
 class Notebook:
@@ -167,7 +167,7 @@ def python_lines(cell_text: str) -> list[str]:
     # Split where Python splits (a lone "\r" ends a line too), not at "\n" only: a cell written
     # with "\r" endings otherwise counts as one line here and several for `ast`, and every
     # position after it (diagnostics, fix edits) lands in the wrong line or cell. Found by fuzzing.
-    lines = [line.rstrip("\r\n") + "\n" for line in _PYTHON_LINE.findall(cell_text)]
+    lines = [line.rstrip("\r\n") + "\n" for line in python_split_lines(cell_text)]
     if not lines:
         return []
     magic = re.match(r"\s*%%(\w+)", lines[0])

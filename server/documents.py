@@ -190,6 +190,16 @@ class DocumentStore:
             self.close(cell.uri)
         return notebook
 
+    def python_cells(self, notebook: NotebookDocument) -> list[tuple[int, TextDocument]]:
+        """(1-based position among all cells, document) of the notebook's open Python code cells."""
+        found = []
+        for number, cell in enumerate(notebook.cells, 1):
+            document = self.documents.get(cell.uri)
+            if cell.kind == types.NotebookCellKind.Code and document is not None \
+                    and document.language_id in ("python", ""):
+                found.append((number, document))
+        return found
+
     def target_of(self, uri: str) -> str:
         """The unit analysed for `uri`: its notebook for a cell, else the document itself."""
         document = self.documents.get(uri)

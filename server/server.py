@@ -177,9 +177,7 @@ class GradguardServer(LanguageServer):
         notebook = self.store.notebooks.get(target)
         numbers: list[int] = []
         if notebook is not None:
-            numbered = [(number, self.store.get(cell.uri)) for number, cell in enumerate(notebook.cells, 1)
-                        if cell.kind == types.NotebookCellKind.Code]
-            numbered = [(n, d) for n, d in numbered if d is not None and d.language_id in ("python", "")]
+            numbered = self.store.python_cells(notebook)
             if not numbered:
                 return None
             numbers, documents = [n for n, _ in numbered], [d for _, d in numbered]
@@ -203,11 +201,9 @@ class GradguardServer(LanguageServer):
         return parser
 
     def current_versions(self, target: str) -> tuple[int, ...] | None:
-        snap_documents = self.store.notebooks.get(target)
-        if snap_documents is not None:
-            uris = [c.uri for c in snap_documents.cells if c.kind == types.NotebookCellKind.Code]
-            docs = [self.store.get(uri) for uri in uris]
-            return tuple(d.version for d in docs if d is not None and d.language_id in ("python", ""))
+        notebook = self.store.notebooks.get(target)
+        if notebook is not None:
+            return tuple(document.version for _, document in self.store.python_cells(notebook))
         document = self.store.get(target)
         return (document.version,) if document else None
 
