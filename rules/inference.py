@@ -73,7 +73,7 @@ class JediResolver:
         self._project = None
         self._environment = None
         self._lock = threading.Lock()              # jedi is not thread-safe
-        self._goto_cache: dict[tuple, tuple | None] = {}
+        self._goto_cache: dict[tuple, object] = {}  # jedi's interpreted answers
         self._modules: dict[tuple[str, str], "_ForeignModule | None"] = {}
         self._logged: set[str] = set()
         self._recent_documents: list[str] = []  # whose parse trees jedi may keep (see _forget_old)
@@ -102,19 +102,8 @@ class JediResolver:
         """Whether jedi infers `node` (e.g. `agent.tower`) as an instance of a Keras model class."""
         if depth >= MAX_DEPTH or not _stored_attribute(node) or node.attr in _NOT_MODEL_METHODS:
             return False
-        key = ("infer", doc.path, doc.text(node), _imports_key(doc))
-        if key in self._goto_cache:
-            self.stats["cache_hits"] += 1
-            return bool(self._goto_cache[key])
-        if budget.exhausted:
-            self.stats["timeouts"] += 1
-            return False
-        line, column = _name_position(doc, node)
-        found = self._jedi(budget, lambda script: script.infer(line, column), doc)
-        answer = any(self._keras_instance(name, budget, depth) for name in found or [])
-        if found is not None:
-            self._goto_cache[key] = answer
-        return answer
+        return bool(self._ask("infer", doc, node, budget,
+                              lambda names: any(self._keras_instance(name, budget, depth) for name in names)))
 
     def _keras_instance(self, name, budget: Budget, depth: int) -> bool:
         if name.type != "instance":
@@ -130,24 +119,28 @@ class JediResolver:
     # -- jedi ----------------------------------------------------------------------------------
 
     def _definition(self, doc: Document, func: ast.AST, budget: Budget) -> tuple[str, int, str] | None:
-        key = (doc.path, doc.text(func), _imports_key(doc))
+        return self._ask("goto", doc, func, budget, _first_definition)
+
+    def _ask(self, question: str, doc: Document, node: ast.AST, budget: Budget, interpret):
+        """jedi's `goto` or `infer` at the callee's name, interpreted; cached by the callee's text
+        and the file's imports, so edits elsewhere reuse it. A failure is not cached (the next
+        edit may succeed); a spent budget answers None."""
+        key = (question, doc.path, doc.text(node), _imports_key(doc))
         if key in self._goto_cache:
             self.stats["cache_hits"] += 1
             return self._goto_cache[key]
         if budget.exhausted:
             self.stats["timeouts"] += 1
             return None
-        line, column = _name_position(doc, func)
-        found = self._jedi(budget, lambda script: script.goto(line, column, follow_imports=True), doc)
-        result = None
-        for name in found or []:
-            path = str(name.module_path) if name.module_path else None
-            if path and path.endswith(".py") and name.type in ("function", "class") and name.line:
-                result = (path, name.line, name.type)
-                break
-        if found is not None:  # a failure is not cached: the next edit may succeed
-            self._goto_cache[key] = result
-        return result
+        line, column = _name_position(doc, node)
+        if question == "goto":
+            found = self._jedi(budget, lambda script: script.goto(line, column, follow_imports=True), doc)
+        else:
+            found = self._jedi(budget, lambda script: script.infer(line, column), doc)
+        if found is None:
+            return None
+        answer = self._goto_cache[key] = interpret(found)
+        return answer
 
     def _jedi(self, budget: Budget, question, doc: Document):
         try:
@@ -306,6 +299,15 @@ def _stored_attribute(node: ast.Attribute) -> bool:
     while isinstance(value, ast.Attribute):
         value = value.value
     return isinstance(value, ast.Name)
+
+
+def _first_definition(names) -> tuple[str, int, str] | None:
+    """(path, line, "function" | "class") of the first definition jedi found in a Python file."""
+    for name in names:
+        path = str(name.module_path) if name.module_path else None
+        if path and path.endswith(".py") and name.type in ("function", "class") and name.line:
+            return path, name.line, name.type
+    return None
 
 
 def _file_path(path: str) -> str | None:
