@@ -8,6 +8,7 @@ match one name.
 from __future__ import annotations
 
 import ast
+import sys
 
 _KERAS_PREFIXES = ("tensorflow.keras", "tensorflow.python.keras", "tf_keras")
 
@@ -19,23 +20,57 @@ def canonical(qualname: str) -> str:
     return qualname
 
 
+# Libraries whose meaning the analyzer knows from its own tables, or that hold no training code:
+# there is nothing in them for cross-module analysis to follow.
+_KNOWN_LIBRARIES = frozenset({
+    "tensorflow", "keras", "tf_keras", "numpy", "jax", "torch", "scipy", "pandas", "gym", "gymnasium",
+    "matplotlib", "sklearn", "tqdm", "absl", "yaml", *sys.stdlib_module_names,
+})
+
+
+def is_known_library(qualname: str) -> bool:
+    """`numpy.mean`, `tensorflow.keras.layers.Dense`, `os.path.join`: nothing to follow there."""
+    return qualname.split(".")[0] in _KNOWN_LIBRARIES
+
+
 class Imports:
     """Local name → qualified name, for one module (imports anywhere in it count)."""
 
     def __init__(self, tree: ast.AST, nodes: list[ast.AST] | None = None) -> None:
         self.aliases: dict[str, str] = {}
+        self.relative_names: set[str] = set()  # bound by `from .nets import build`: jedi can say what
+        self.star_from_other_code = False      # `from helpers import *` (not numpy's): any name may be
+        self.other_code = False                # anything imported besides the known libraries
         for node in nodes if nodes is not None else ast.walk(tree):
             if isinstance(node, ast.Import):
-                for alias in node.names:
-                    if alias.asname:
-                        self.aliases[alias.asname] = canonical(alias.name)
-                    else:
-                        top = alias.name.split(".")[0]
-                        self.aliases[top] = canonical(top)
-            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-                for alias in node.names:
-                    if alias.name != "*":
-                        self.aliases[alias.asname or alias.name] = canonical(f"{node.module}.{alias.name}")
+                self._import(node)
+            elif isinstance(node, ast.ImportFrom):
+                self._import_from(node)
+
+    def _import(self, node: ast.Import) -> None:
+        for alias in node.names:
+            self.other_code |= not is_known_library(alias.name)
+            if alias.asname:
+                self.aliases[alias.asname] = canonical(alias.name)
+            else:
+                top = alias.name.split(".")[0]
+                self.aliases[top] = canonical(top)
+
+    def _import_from(self, node: ast.ImportFrom) -> None:
+        relative = node.level > 0 or not node.module
+        other = relative or not is_known_library(node.module)
+        self.other_code |= other
+        for alias in node.names:
+            if alias.name == "*":
+                self.star_from_other_code |= other
+            elif relative:
+                self.relative_names.add(alias.asname or alias.name)
+            else:
+                self.aliases[alias.asname or alias.name] = canonical(f"{node.module}.{alias.name}")
+
+    def may_come_from_other_code(self, name: str) -> bool:
+        """Whether an otherwise unbound `name` can be defined in a module only jedi can find."""
+        return name in self.relative_names or self.star_from_other_code
 
     def qualname(self, node: ast.AST) -> str | None:
         """`tf.math.round` → "tensorflow.math.round"; None when the root is not an import."""

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from .document import Document
+from .imports import is_known_library
 from .values import Cut, Grad, Kind, Origin, Value
 
 log = logging.getLogger("gradguard.jedi")
@@ -35,9 +36,6 @@ log = logging.getLogger("gradguard.jedi")
 MAX_DEPTH = 3                  # helper calling helper calling helper: enough for real projects
 MAX_MODULE_BYTES = 500_000     # a generated or vendored giant is not worth the budget
 MAX_PARSED_DOCUMENTS = 8       # analysed documents whose jedi parse trees stay cached
-_LIBRARY_ROOTS = {"tensorflow", "keras", "numpy", "tf_keras", "jax", "torch", "scipy", "pandas", "math",
-                  "random", "os", "sys", "time", "collections", "itertools", "functools", "typing", "logging",
-                  "json", "re", "pathlib", "dataclasses", "abc", "copy", "gym", "gymnasium"}
 
 
 @dataclass(frozen=True)
@@ -83,11 +81,17 @@ class JediResolver:
 
     def callable_for(self, doc: Document, func: ast.AST, qualname: str | None, budget: Budget,
                      depth: int = 0) -> Foreign | None:
-        """What `func` (a call's callee in `doc`) is, when it is defined in another module."""
-        if qualname and qualname.split(".")[0] in _LIBRARY_ROOTS:
+        """What `func` (a call's callee in `doc`) is, when it is defined in another module.
+
+        jedi is asked only where it can answer: a name imported from code other than the libraries
+        the analyzer knows, or one a relative or star import may bind. (Its first answer in a
+        process costs about a second; most scripts and notebooks import only libraries.)"""
+        if qualname and is_known_library(qualname):
             return None
-        if isinstance(func, ast.Name) and func.id in _BUILTINS:
-            return None  # `zip`, `len`, `float`: nothing to follow, and jedi's answer costs the most
+        if not qualname and not (isinstance(func, ast.Name) and doc.imports.may_come_from_other_code(func.id)):
+            return None  # a name the file defines later, a typo: nothing in another module
+        if isinstance(func, ast.Name) and func.id in _BUILTINS and func.id not in doc.imports.relative_names:
+            return None  # `zip`, `len` in a file with a star import
         if depth >= MAX_DEPTH or not isinstance(func, (ast.Name, ast.Attribute)):
             return None
         self.stats["questions"] += 1
@@ -102,6 +106,8 @@ class JediResolver:
         """Whether jedi infers `node` (e.g. `agent.tower`) as an instance of a Keras model class."""
         if depth >= MAX_DEPTH or not _stored_attribute(node) or node.attr in _NOT_MODEL_METHODS:
             return False
+        if not doc.imports.other_code:
+            return False  # the classes it could be an instance of are in this file or in a library
         return bool(self._ask("infer", doc, node, budget,
                               lambda names: any(self._keras_instance(name, budget, depth) for name in names)))
 

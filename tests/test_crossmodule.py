@@ -79,6 +79,37 @@ def test_answers_are_cached_across_edits(resolver):
     assert resolver.stats["jedi_calls"] == calls and budget.spent == 0.0
 
 
+LIBRARIES_ONLY = """\
+import numpy as np
+import tensorflow as tf
+from collections import deque
+
+
+def train(agent, states, targets, optimizer):
+    memory = deque(maxlen=10)
+    with tf.GradientTape() as tape:
+        q = np.clip(agent.scorer(states), -10.0, 10.0)
+        loss = later_defined_loss(targets, q) + len(memory)
+    grads = tape.gradient(loss, agent.scorer.trainable_variables)
+    optimizer.apply_gradients(zip(grads, agent.scorer.trainable_variables))
+
+
+def later_defined_loss(targets, q):
+    return tf.reduce_mean(tf.square(targets - q))
+"""
+
+
+def test_jedi_is_not_asked_about_a_file_that_imports_only_libraries():
+    """jedi's first answer costs about a second: a file that imports nothing but numpy, TensorFlow
+    and the standard library has nothing in other modules for it to find."""
+    resolver = JediResolver(str(PROJECT))
+    lint(LIBRARIES_ONLY, str(PROJECT / "train.py"), resolver=resolver, budget=Budget(GENEROUS))
+    assert resolver.stats["jedi_calls"] == 0
+    with_project_code = "from rlkit.agents import Agent\n" + LIBRARIES_ONLY.replace("(agent,", "(agent: Agent,")
+    assert _codes(PROJECT / "train.py", with_project_code, resolver=resolver, budget=Budget(GENEROUS)) == ["GG102"]
+    assert resolver.stats["jedi_calls"] > 0  # now `agent.scorer` may be a model from rlkit
+
+
 def test_a_spent_budget_leaves_the_one_file_result():
     path = PROJECT / "bad_helper_to_numpy.py"
     assert _codes(path, path.read_text(), resolver=JediResolver(str(PROJECT)), budget=Budget(0.0)) == []
