@@ -6,6 +6,7 @@ gradient data-flow model, then asks each enabled rule for diagnostics.
 from __future__ import annotations
 
 import dataclasses
+import gc
 import re
 from collections.abc import Callable, Sequence
 
@@ -132,3 +133,14 @@ def chosen_fix(diagnostic: Diagnostic, unsafe: bool) -> Fix | None:
     if unsafe:
         return diagnostic.fix
     return next((f for f in diagnostic.fixes if f.safety is Safety.SAFE), None)
+
+
+def tune_garbage_collector() -> None:
+    """For a process that analyses much (the server, `check` on many files or a big one).
+
+    An analysis allocates many short-lived objects; with the default thresholds the collector
+    keeps re-scanning everything already alive (modules, syntax trees), measured at up to a third
+    of a parse. Freeze what exists now and collect young objects less often; the analysis makes
+    no long-lived cycles, so memory stays bounded."""
+    gc.freeze()
+    gc.set_threshold(50_000, 50, 100)

@@ -17,11 +17,11 @@ import re
 import stat
 import sys
 import tempfile
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import __version__, api, registry
+from . import __version__, api, parallel, registry
 from .config import DEFAULT_EXCLUDES, Config, ConfigError, GitIgnore, load_config, load_config_file
 from .diagnostics import Diagnostic, Fix, Severity, Span
 from .docs import has_fix, render_rule_doc
@@ -116,8 +116,20 @@ def _add_check(check: argparse.ArgumentParser) -> None:
     check.add_argument("--no-cache", action="store_true", help="accepted for compatibility; there is no cache yet")
     check.add_argument("--no-jedi", action="store_true",
                        help="analyse each file alone: do not follow calls into other modules with jedi")
+    check.add_argument("-j", "--jobs", type=_positive_int, metavar="N",
+                       help="check files in N processes (default: one per core, fewer for small inputs)")
     check.add_argument("-q", "--quiet", action="store_true", help="print findings only")
     check.add_argument("--version", action="version", version=f"gradguard {__version__}")
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a number of processes (1 or more), got {text!r}")
+    return value
 
 
 # ---------------------------------------------------------------------------------------------
@@ -479,6 +491,18 @@ def _gitignores_above(folder: Path, root: Path) -> GitIgnore:
 
 
 @dataclass
+class FileOutcome:
+    """One file's share of a CheckRun, sent back from a worker process."""
+
+    findings: list[Finding]
+    diffs: list[str]
+    fixed: int
+    failed: bool
+    crashed: bool
+    errors: list[str]  # printed by the parent, in the order of the files
+
+
+@dataclass
 class CheckRun:
     args: argparse.Namespace
     config: Config
@@ -489,9 +513,23 @@ class CheckRun:
     report_stream: object = None  # stdout, or stderr when stdout carries the fixed stdin
     crashed: bool = False  # the analyzer raised on some file
     resolvers: dict[Path, JediResolver] = field(default_factory=dict)  # one per project root
+    deferred_errors: list[str] | None = None  # in a worker: errors for the parent to print
+
+    def merge(self, outcome: "FileOutcome") -> None:
+        """Take in what a worker process found in one file."""
+        for message in outcome.errors:
+            _error(message)
+        self.findings.extend(outcome.findings)
+        self.diffs.extend(outcome.diffs)
+        self.fixed += outcome.fixed
+        self.failed |= outcome.failed
+        self.crashed |= outcome.crashed
 
     def fail(self, message: str) -> None:
-        _error(message)
+        if self.deferred_errors is not None:
+            self.deferred_errors.append(message)
+        else:
+            _error(message)
         self.failed = True
 
     @property
@@ -577,12 +615,7 @@ def run_check(args: argparse.Namespace) -> int:
         _check_stdin(run)
     elif not walk.files and not run.failed:
         _error("warning: no Python files found under the given paths")
-    for display, path in _progress(walk.files, quiet=args.quiet):
-        try:
-            _check_file(run, display, path)
-        except Exception as error:  # noqa: BLE001 - one file crashing the analyzer must not stop the rest
-            run.fail(f"internal error while checking {display}: {type(error).__name__}: {error}")
-            run.crashed = True
+    _check_files(run, walk.files)
     if run.crashed:
         _error(f"this is a bug in gradguard; please report it with the file that caused it at {ISSUES_URL}")
     _print_report(run)
@@ -596,6 +629,49 @@ def _load_config(args: argparse.Namespace) -> Config:
         (p for p in args.paths if p != "-"), "."
     )
     return load_config(Path(start))[0]
+
+
+def _check_files(run: CheckRun, files: list[tuple[str, Path]]) -> None:
+    api.tune_garbage_collector()
+    jobs = parallel.worker_count(run.args.jobs, parallel.file_sizes(path for _, path in files))
+    if jobs == 1:
+        for item in _progress(files, len(files), run.args.quiet):
+            _check_one(run, item)
+        return
+    done = 0
+    try:
+        outcomes = parallel.ordered_map(_check_in_worker, files, jobs, _start_worker, (run.args, run.config))
+        for outcome in _progress(outcomes, len(files), run.args.quiet):
+            run.merge(outcome)
+            done += 1
+    except parallel.WorkerDied as error:
+        _error(f"warning: a worker process died ({error}); checking the other {len(files) - done} files here")
+        for item in files[done:]:
+            _check_one(run, item)
+
+
+def _check_one(run: CheckRun, item: tuple[str, Path]) -> None:
+    display, path = item
+    try:
+        _check_file(run, display, path)
+    except Exception as error:  # noqa: BLE001 - one file crashing the analyzer must not stop the rest
+        run.fail(f"internal error while checking {display}: {type(error).__name__}: {error}")
+        run.crashed = True
+
+
+_worker_run: CheckRun | None = None  # in a worker process: its own run (and jedi caches)
+
+
+def _start_worker(args: argparse.Namespace, config: Config) -> None:
+    global _worker_run
+    _worker_run = CheckRun(args, config)
+
+
+def _check_in_worker(item: tuple[str, Path]) -> "FileOutcome":
+    run = _worker_run
+    run.findings, run.diffs, run.fixed, run.failed, run.crashed, run.deferred_errors = [], [], 0, False, False, []
+    _check_one(run, item)
+    return FileOutcome(run.findings, run.diffs, run.fixed, run.failed, run.crashed, run.deferred_errors)
 
 
 def _check_file(run: CheckRun, display: str, path: Path) -> None:
@@ -636,11 +712,11 @@ def _check_stdin(run: CheckRun) -> None:
         run.report_stream = sys.stderr
 
 
-def _progress(files: list[tuple[str, Path]], quiet: bool) -> Iterator[tuple[str, Path]]:
-    show = len(files) > PROGRESS_THRESHOLD and not quiet and sys.stderr.isatty()
-    for number, item in enumerate(files, 1):
+def _progress(items: Iterable, total: int, quiet: bool) -> Iterator:
+    show = total > PROGRESS_THRESHOLD and not quiet and sys.stderr.isatty()
+    for number, item in enumerate(items, 1):
         if show:
-            sys.stderr.write(f"\rgradguard: checking {number}/{len(files)} files")
+            sys.stderr.write(f"\rgradguard: checking {number}/{total} files")
             sys.stderr.flush()
         yield item
     if show:

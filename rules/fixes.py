@@ -7,20 +7,26 @@ parsed, which keeps fixes cheap on large files.
 from __future__ import annotations
 
 import ast
-
-import libcst as cst
+from typing import TYPE_CHECKING
 
 from .diagnostics import Edit, Fix, Safety, Span
 from .document import Document
 
+if TYPE_CHECKING:
+    import libcst as cst
+
 
 def expression(doc: Document, node: ast.AST) -> cst.BaseExpression:
     """The libcst node for an `ast` expression, parsed from its own source text."""
+    import libcst as cst  # here, not at the top: a check that renders no such fix never pays for it
+
     parsed = cst.parse_expression("(" + doc.text(node) + ")")
     return parsed.with_changes(lpar=[], rpar=[]) if hasattr(parsed, "lpar") else parsed
 
 
 def render(node: cst.CSTNode) -> str:
+    import libcst as cst
+
     return cst.Module([]).code_for_node(node)
 
 

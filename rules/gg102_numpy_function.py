@@ -6,7 +6,7 @@ import ast
 from .diagnostics import Safety
 from .fixes import expression, make_fix, render, replace, straight_through, tensorflow_alias
 from .imports import is_differentiable_numpy, is_numpy
-from .numpy_table import SWAPS, has_gradient, swap_call
+from .numpy_table import SWAPS, ast_arguments, has_gradient, keeps_arguments, plan_swap, swap_call
 from .rule import BreakRule
 
 _ROUNDING = {"round": "round", "around": "round", "rint": "round", "floor": "floor", "ceil": "math.ceil"}
@@ -72,16 +72,20 @@ grads = tape.gradient(loss, model.trainable_variables)
         return fixes
 
     def _swap(self, doc, call: ast.Call, name: str):
-        if name not in SWAPS:
+        arguments = ast_arguments(call)
+        plan = plan_swap(name, arguments)
+        if plan is None:
             return None
         alias, imports = tensorflow_alias(doc)
-        node = expression(doc, call)
-        swapped = swap_call(node, name, alias) if hasattr(node, "args") else None
-        if swapped is None:
-            return None
-        tf_name = render(swapped.func)
+        tf_name = f"{alias}.{SWAPS[name].tf}"
+        if keeps_arguments(plan, arguments):
+            edit = replace(doc, call.func, tf_name)  # only the name changes: no need for libcst
+        else:
+            swapped = swap_call(expression(doc, call), name, alias)
+            if swapped is None:
+                return None
+            edit = replace(doc, call, render(swapped))
         title = f"Replace `{doc.text(call.func)}` with `{tf_name}`"
         if not has_gradient(name):
             title += f" (`{tf_name}` has no gradient either: the gradient stays None)"
-        return make_fix(title, Safety.UNSAFE, [replace(doc, call, render(swapped)), *imports],
-                        preferred=has_gradient(name))
+        return make_fix(title, Safety.UNSAFE, [edit, *imports], preferred=has_gradient(name))

@@ -31,7 +31,8 @@ Left out on purpose: `np.exp2` (no TensorFlow op; `tf.pow(2., x)` needs a new ar
 CPU), `np.einsum` (variadic operands), `np.argsort` (stability differs), `np.log2`/`np.log10`
 (no single TensorFlow op).
 
-This module imports neither TensorFlow nor numpy: only libcst and the stdlib.
+This module imports neither TensorFlow nor numpy: only the stdlib, and libcst when a call is
+rewritten (importing libcst costs a `gradguard check` process more than analysing 1,000 lines).
 """
 from __future__ import annotations
 
@@ -39,9 +40,10 @@ import ast
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import libcst as cst
+if TYPE_CHECKING:
+    import libcst as cst
 
 _EMPTY: Mapping[str, Any] = MappingProxyType({})
 
@@ -293,12 +295,94 @@ SWAPS: dict[str, Swap] = {swap.numpy: swap for swap in _ENTRIES}
 _NOT_LITERAL = object()
 
 
-def _literal(node: cst.BaseExpression) -> Any:
-    """The Python value of a literal argument (`0`, `None`, `'C'`, `-1`, `(0, 1)`), else _NOT_LITERAL."""
-    try:
-        return ast.literal_eval(cst.Module([]).code_for_node(node).strip())
-    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
-        return _NOT_LITERAL
+@dataclass(frozen=True)
+class Argument:
+    """What a swap needs to know of one argument of the numpy call (from libcst or `ast` alike)."""
+
+    keyword: str | None
+    star: bool = False            # `*args` or `**kwargs`
+    literal: Any = _NOT_LITERAL   # its Python value when it is a literal (`0`, `None`, `(0, 1)`)
+
+
+@dataclass(frozen=True)
+class Planned:
+    """One argument of the TensorFlow call: the numpy call's argument `index`, or a `default`'s
+    source text, passed by `keyword` (None: positionally)."""
+
+    index: int | None
+    keyword: str | None
+    default: str | None = None
+
+
+def plan_swap(numpy_name: str, arguments: list[Argument]) -> list[Planned] | None:
+    """The TensorFlow call's arguments, in TensorFlow's order; None if the call cannot be
+    translated exactly (unknown or refused argument, `*args`/`**kwargs`, missing argument)."""
+    swap = SWAPS.get(numpy_name)
+    if swap is None:
+        return None
+    bound = _bind(swap, arguments)
+    if bound is None:
+        return None
+    defaults = dict(swap.tf_defaults)
+    plan: list[Planned] = []
+    still_positional = True
+    for index, (np_param, tf_param) in enumerate(swap.to_tf):
+        if np_param is None or np_param not in bound:
+            still_positional = False
+            if tf_param in defaults:
+                plan.append(Planned(None, tf_param, defaults[tf_param]))
+            continue
+        position, positional = bound[np_param]
+        if still_positional and (positional or index == 0):
+            plan.append(Planned(position, None))
+        else:
+            still_positional = False
+            plan.append(Planned(position, tf_param))
+    return plan
+
+
+def keeps_arguments(plan: list[Planned], arguments: list[Argument]) -> bool:
+    """Whether the TensorFlow call takes the numpy call's arguments exactly as written, so that
+    only the function's name changes."""
+    return len(plan) == len(arguments) and all(
+        step.index == i and step.keyword == arguments[i].keyword for i, step in enumerate(plan))
+
+
+def _bind(swap: Swap, arguments: list[Argument]) -> dict[str, tuple[int, bool]] | None:
+    """numpy parameter → (the argument's index, passed positionally); None if one refuses."""
+    bound: dict[str, tuple[int, bool]] = {}
+    known = set(swap.params) | set(swap.drop) | {np_name for np_name, _ in swap.to_tf if np_name}
+    for index, arg in enumerate(arguments):
+        if arg.star:
+            return None
+        if arg.keyword is None:
+            if index >= len(swap.params):
+                return None
+            name, positional = swap.params[index], True
+        else:
+            name = swap.aliases.get(arg.keyword, arg.keyword)
+            positional = False
+            if name in swap.params[: swap.posonly] or name not in known:
+                return None
+        if name in bound:
+            return None
+        bound[name] = (index, positional)
+
+    if not swap.required <= bound.keys():
+        return None
+    for name, (index, _) in bound.items():
+        value = arguments[index].literal
+        if name in swap.drop:
+            if value is _NOT_LITERAL or not _one_of(value, swap.drop[name]):
+                return None
+        elif swap.tf_param(name) is None:
+            return None
+        elif value is _NOT_LITERAL:
+            if name in swap.literal:
+                return None
+        elif _one_of(value, swap.refuse.get(name, ())):
+            return None
+    return bound
 
 
 def _one_of(value: Any, allowed: tuple[Any, ...]) -> bool:
@@ -312,87 +396,66 @@ def _one_of(value: Any, allowed: tuple[Any, ...]) -> bool:
     return False
 
 
-_COMMA = cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
-_EQUAL = cst.AssignEqual(whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace(""))
+def _literal(source: str) -> Any:
+    try:
+        return ast.literal_eval(source.strip())
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return _NOT_LITERAL
+
+
+def ast_arguments(call: ast.Call) -> list[Argument]:
+    """The arguments of an `ast` call, in source order (positional ones come first)."""
+    positional = [Argument(None, star=isinstance(a, ast.Starred), literal=_ast_literal(a)) for a in call.args]
+    return positional + [Argument(k.arg, star=k.arg is None, literal=_ast_literal(k.value)) for k in call.keywords]
+
+
+def _ast_literal(node: ast.AST) -> Any:
+    try:
+        return ast.literal_eval(node)
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return _NOT_LITERAL
 
 
 def swap_call(call: cst.Call, numpy_name: str, tf_name: str = "tf") -> cst.Call | None:
     """The TensorFlow call replacing `call`, a call of numpy's `numpy_name`; None if it cannot be
-    translated exactly (unknown or refused argument, `*args`/`**kwargs`, missing argument).
+    translated exactly (see `plan_swap`).
 
     Argument expressions are reused as they are (their whitespace and comments survive);
     keywords are renamed, reordered into TensorFlow's order, or turned positional as needed.
     """
-    swap = SWAPS.get(numpy_name)
-    if swap is None:
+    import libcst as cst  # here, not at the top: a check that renders no such fix never pays for it
+
+    module = cst.Module([])
+    arguments = [Argument(a.keyword.value if a.keyword else None, star=bool(a.star),
+                          literal=_literal(module.code_for_node(a.value))) for a in call.args]
+    plan = plan_swap(numpy_name, arguments)
+    if plan is None:
         return None
-
-    # Bind the numpy arguments to numpy parameter names.
-    bound: dict[str, tuple[cst.Arg, bool]] = {}
-    known = set(swap.params) | set(swap.drop) | {np_name for np_name, _ in swap.to_tf if np_name}
-    for index, arg in enumerate(call.args):
-        if arg.star:
-            return None
-        if arg.keyword is None:
-            if index >= len(swap.params):
-                return None
-            name, positional = swap.params[index], True
-        else:
-            name = swap.aliases.get(arg.keyword.value, arg.keyword.value)
-            positional = False
-            if name in swap.params[: swap.posonly] or name not in known:
-                return None
-        if name in bound:
-            return None
-        bound[name] = (arg, positional)
-
-    if not swap.required <= bound.keys():
-        return None
-    for name, (arg, _) in bound.items():
-        if name in swap.drop:
-            value = _literal(arg.value)
-            if value is _NOT_LITERAL or not _one_of(value, swap.drop[name]):
-                return None
-        elif swap.tf_param(name) is None:
-            return None
-        else:
-            value = _literal(arg.value)
-            if value is _NOT_LITERAL:
-                if name in swap.literal:
-                    return None
-            elif _one_of(value, swap.refuse.get(name, ())):
-                return None
-
-    # Emit in TensorFlow's order.
-    defaults = dict(swap.tf_defaults)
+    equal = cst.AssignEqual(whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace(""))
     new_args: list[cst.Arg] = []
-    still_positional = True
-    for index, (np_param, tf_param) in enumerate(swap.to_tf):
-        if np_param is None or np_param not in bound:
-            still_positional = False
-            if tf_param in defaults:
-                new_args.append(cst.Arg(value=cst.parse_expression(defaults[tf_param]),
-                                        keyword=cst.Name(tf_param), equal=_EQUAL))
+    for step in plan:
+        if step.index is None:
+            new_args.append(cst.Arg(value=cst.parse_expression(step.default), keyword=cst.Name(step.keyword),
+                                    equal=equal))
             continue
-        arg, positional = bound[np_param]
-        if still_positional and (positional or index == 0):
+        arg = call.args[step.index]
+        if step.keyword is None:
             if arg.keyword is not None:
                 arg = arg.with_changes(keyword=None, equal=cst.MaybeSentinel.DEFAULT)
-        else:
-            still_positional = False
-            if arg.keyword is None:
-                arg = arg.with_changes(keyword=cst.Name(tf_param), equal=_EQUAL)
-            elif arg.keyword.value != tf_param:
-                arg = arg.with_changes(keyword=cst.Name(tf_param))
+        elif arg.keyword is None:
+            arg = arg.with_changes(keyword=cst.Name(step.keyword), equal=equal)
+        elif arg.keyword.value != step.keyword:
+            arg = arg.with_changes(keyword=cst.Name(step.keyword))
         new_args.append(arg)
 
     # Commas: every argument but the last needs one; the last keeps the source's trailing comma.
     last_comma = call.args[-1].comma if call.args else cst.MaybeSentinel.DEFAULT
+    comma = cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
     for i, arg in enumerate(new_args):
         if i == len(new_args) - 1:
             new_args[i] = arg.with_changes(comma=last_comma)
         elif not isinstance(arg.comma, cst.Comma):
-            new_args[i] = arg.with_changes(comma=_COMMA)
+            new_args[i] = arg.with_changes(comma=comma)
 
-    func = cst.parse_expression(f"{tf_name}.{swap.tf}")
+    func = cst.parse_expression(f"{tf_name}.{SWAPS[numpy_name].tf}")
     return call.with_changes(func=func, args=new_args)

@@ -7,11 +7,10 @@
 from __future__ import annotations
 
 import argparse
-import gc
 import logging
 import sys
 
-from gradguard.rules import __version__
+from gradguard.rules import __version__, api
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -23,7 +22,7 @@ def main(argv: list[str] | None = None) -> int:
     _configure_logging(args.log_file, args.log_level)
     from .server import start  # pygls is imported only when a server really starts
 
-    _tune_garbage_collector()
+    api.tune_garbage_collector()
     start(tcp)
     return 0
 
@@ -50,15 +49,6 @@ def _host_port(value: str) -> tuple[str, int]:
         print(f"gradguard server: --tcp expects HOST:PORT (e.g. 127.0.0.1:2087), got {value!r}", file=sys.stderr)
         raise SystemExit(2)
     return host, int(port)
-
-
-def _tune_garbage_collector() -> None:
-    # An analysis allocates many short-lived objects; with the default thresholds the collector
-    # keeps re-scanning everything the server holds (modules, the documents' syntax trees), which
-    # measured as most of an edit's latency. Freeze what exists now and collect young objects less
-    # often; the analysis makes no long-lived cycles, so memory stays bounded.
-    gc.freeze()
-    gc.set_threshold(50_000, 50, 100)
 
 
 def _configure_logging(log_file: str | None, level: str) -> None:

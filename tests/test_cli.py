@@ -761,3 +761,85 @@ def test_pre_commit_hooks():
     assert hooks["gradguard-fix"]["entry"] == "gradguard check --fix"
     for hook in hooks.values():
         assert hook["language"] == "python" and hook["types_or"] == ["python", "jupyter"]
+
+
+# ------------------------------------------------------------------------------ worker processes
+
+
+def _mixed_folder() -> None:
+    for index in range(6):
+        write(f"pkg/m{index}.py", BAD if index % 2 else "x = 1\n")
+    write("pkg/broken.py", "def f(:\n")
+    Path("pkg/bin.py").write_bytes(b"\x00\x01")
+    write("pkg/boom.py", "boom = x.numpy()\n")
+    write("pkg/nb.ipynb", notebook("y = x.numpy()\n"))
+
+
+@pytest.mark.parametrize("extra", [[], ["--fix"], ["--diff"], ["--statistics"], ["--format", "json"]])
+def test_worker_processes_report_exactly_what_one_process_does(capsys, monkeypatch, extra):
+    def crash_on_boom(source, path="<stdin>", *, enabled=None, **_):
+        if "boom" in source:
+            raise RuntimeError("engine exploded")
+        return fake_analyze(source, path, enabled=enabled)
+
+    monkeypatch.setattr(api, "analyze", crash_on_boom)
+    _mixed_folder()
+    shutil.copytree("pkg", "copy")
+    Path("pkg/m5.py").chmod(0o444)  # a file --fix cannot write
+    Path("copy/m5.py").chmod(0o444)
+    serial = run(capsys, "check", "--jobs", "1", *extra, "pkg")
+    parallel = run(capsys, "check", "--jobs", "3", *extra, "copy")
+    assert parallel == tuple(part.replace("pkg", "copy") if isinstance(part, str) else part for part in serial)
+    assert "internal error while checking copy/boom.py" in parallel[2]
+    assert [p.read_text() for p in sorted(Path("pkg").glob("*.py")) if p.name != "bin.py"] == \
+        [p.read_text() for p in sorted(Path("copy").glob("*.py")) if p.name != "bin.py"]
+
+
+def test_jobs_must_be_a_positive_number(capsys):
+    write("a.py", BAD)
+    code, _, err = run(capsys, "check", "--jobs", "0", "a.py")
+    assert code == 2 and "expected a number of processes (1 or more), got '0'" in err
+
+
+def test_small_inputs_use_one_process_and_big_ones_one_per_core(monkeypatch):
+    from gradguard.rules import parallel
+
+    monkeypatch.setattr(parallel, "available_cores", lambda: 4)
+    assert parallel.worker_count(None, [2_000] * 10) == 1       # 20 kB: forking costs more than it saves
+    assert parallel.worker_count(None, [30_000] * 200) == 4
+    assert parallel.worker_count(None, [10_000_000]) == 1       # one file: one process
+    assert parallel.worker_count(3, [10] * 2) == 2
+
+
+def _exit_on_three(item):
+    if item == 3:
+        os._exit(9)  # a worker killed (out of memory, SIGKILL) does not raise: it vanishes
+    return item * 10
+
+
+def test_a_worker_that_dies_is_reported_with_the_results_before_it():
+    from gradguard.rules import parallel
+
+    results = []
+    with pytest.raises(parallel.WorkerDied) as died:
+        for result in parallel.ordered_map(_exit_on_three, [0, 1, 2, 3, 4, 5], 2, lambda: None, ()):
+            results.append(result)
+    assert results == [0, 10, 20][: died.value.done] and died.value.done <= 3
+
+
+def test_a_dead_worker_leaves_no_file_unchecked(capsys, monkeypatch):
+    from gradguard.rules import parallel
+
+    def dies_after_two(function, items, jobs, initializer, initargs):
+        initializer(*initargs)
+        yield function(items[0])
+        yield function(items[1])
+        raise parallel.WorkerDied(2, RuntimeError("A process in the process pool was terminated abruptly"))
+
+    monkeypatch.setattr(parallel, "ordered_map", dies_after_two)
+    for index in range(5):
+        write(f"m{index}.py", BAD)
+    code, out, err = run(capsys, "check", "--jobs", "2", ".")
+    assert code == 1 and out.count("GG999") == 5
+    assert "a worker process died (A process in the process pool was terminated abruptly); " \
+           "checking the other 3 files here" in err

@@ -278,6 +278,31 @@ def test_rendered_source(numpy_name, source, expected):
     assert _tf_source(numpy_name, source) == expected
 
 
+_RENDERED = [(name, source) for name, source, _ in SAMPLES] + [
+    ("clip", "np.clip(q, a_min=0, a_max=1)"), ("mean", "np.mean(a=x)"), ("concatenate", "np.concatenate([a, b])"),
+    ("round", "np.round(x, 0)"), ("linalg.norm", "np.linalg.norm(x, None, 1)"),
+    ("std", "np.std(x, 0, None, None, 0, True)"), ("transpose", "np.transpose(x, axes=(1, 0))"),
+    ("mean", "np.mean(\n    x,  # logits\n    axis=1,\n)"), ("sum", "np.sum( x , axis = -1 )"),
+    ("round", "np.round(x, 2)"), ("mean", "np.mean(x, out=y)"), ("sum", "np.sum(x, **kwargs)"),
+    ("argmax", "np.argmax(x, axis=ax)"), ("clip", "np.clip(x, 0, a_max=1, max=2)"),
+]
+
+
+@pytest.mark.parametrize(("numpy_name", "source"), _RENDERED, ids=[s for _, s in _RENDERED])
+def test_the_ast_plan_agrees_with_the_libcst_rewrite(numpy_name, source):
+    """GG102 decides from `ast` alone whether a call can be swapped and, when only the name
+    changes, edits just the name without loading libcst: both must give swap_call's result."""
+    import ast
+
+    arguments = numpy_table.ast_arguments(ast.parse(source, mode="eval").body)
+    plan = numpy_table.plan_swap(numpy_name, arguments)
+    rewritten = swap_call(cst.parse_expression(source), numpy_name)
+    assert (plan is None) == (rewritten is None)
+    if plan is not None and numpy_table.keeps_arguments(plan, arguments):
+        renamed = f"tf.{SWAPS[numpy_name].tf}" + source[source.index("("):]
+        assert renamed == _MODULE.code_for_node(rewritten)
+
+
 def test_tf_alias_is_used():
     node = swap_call(cst.parse_expression("numpy.mean(x)"), "mean", "tensorflow")
     assert _MODULE.code_for_node(node) == "tensorflow.reduce_mean(x)"
