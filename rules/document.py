@@ -54,7 +54,7 @@ class Document:
 
     @cached_property
     def imports(self) -> Imports:
-        return Imports(self.tree, self.nodes)
+        return Imports(self.tree, self.nodes_of(ast.Import, ast.ImportFrom))
 
     @cached_property
     def nodes(self) -> list[ast.AST]:
@@ -62,7 +62,22 @@ class Document:
         return self._index[0]
 
     def nodes_of(self, *kinds: type) -> list[ast.AST]:
-        return [node for node in self.nodes if isinstance(node, kinds)]
+        """The nodes of these exact types: in `ast.walk` order for one type, in source order for several."""
+        if len(kinds) == 1:
+            return list(self._by_type.get(kinds[0], ()))
+        found = [node for kind in kinds for node in self._by_type.get(kind, ())]
+        return sorted(found, key=lambda n: (getattr(n, "lineno", 0), getattr(n, "col_offset", 0)))
+
+    @cached_property
+    def _by_type(self) -> dict[type, list[ast.AST]]:
+        by_type: dict[type, list[ast.AST]] = {}
+        for node in self.nodes:
+            kind = type(node)
+            if kind in by_type:
+                by_type[kind].append(node)
+            else:
+                by_type[kind] = [node]
+        return by_type
 
     @cached_property
     def parents(self) -> dict[ast.AST, ast.AST]:

@@ -11,14 +11,15 @@ It never imports TensorFlow or the analysed code.
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from .diagnostics import Diagnostic, Span
 from .document import Document
 from .imports import is_differentiable_numpy, is_numpy, is_tensorflow
-from .values import UNKNOWN, Break, Cut, Grad, Kind, Origin, Site, Value, cut_by, join
+from .values import UNKNOWN, Break, Cut, Grad, Kind, Origin, Site, Value, cut_by, evolve, join
 
 # Callee names that are, by convention, Keras models or layers when nothing else is known.
 _MODEL_NAME = re.compile(
@@ -356,14 +357,14 @@ class Engine:
                 live |= actual_grads(grad)
                 cut |= actuals.get(grad.origin.index, UNKNOWN).cut
             else:
-                live.add(replace(grad, site=call_span) if foreign else grad)
+                live.add(evolve(grad, site=call_span) if foreign else grad)
         for c in summary.cut:
             if c.grad.origin.kind == "param":
-                brk = replace(c.brk, via=call_span, value_text=self.doc.short(node))
+                brk = evolve(c.brk, via=call_span, value_text=self.doc.short(node))
                 cut |= {Cut(brk, g) for g in actual_grads(c.grad)}
                 cut |= actuals.get(c.grad.origin.index, UNKNOWN).cut
             elif foreign:
-                cut.add(Cut(replace(c.brk, via=call_span, value_text=self.doc.short(node)), replace(c.grad, site=call_span)))
+                cut.add(Cut(evolve(c.brk, via=call_span, value_text=self.doc.short(node)), evolve(c.grad, site=call_span)))
             else:
                 cut.add(c)
         value = Value(frozenset(live), frozenset(cut), summary.kind)
@@ -375,9 +376,9 @@ class Engine:
             self.exec_stmt(stmt, frame)
 
     def exec_stmt(self, stmt: ast.stmt, frame: Frame) -> None:
-        method = getattr(self, f"exec_{type(stmt).__name__}", None)
+        method = _handler(type(self), "exec_", type(stmt))
         if method is not None:
-            method(stmt, frame)
+            method(self, stmt, frame)
         else:
             for child in ast.iter_child_nodes(stmt):
                 if isinstance(child, ast.expr):
@@ -524,7 +525,7 @@ class Engine:
         if isinstance(target, (ast.Tuple, ast.List)):
             elements = value.items if value.items and len(value.items) == len(target.elts) else None
             for index, elt in enumerate(target.elts):
-                element = elements[index] if elements else replace(value, items=None)
+                element = elements[index] if elements else evolve(value, items=None)
                 self.bind(elt.value if isinstance(elt, ast.Starred) else elt, element, frame, None)
             return
         key = self._target_key(target)
@@ -533,7 +534,7 @@ class Engine:
                 base = self._target_key(target.value)
                 if base is not None:
                     old = frame.lookup(base) or UNKNOWN
-                    frame.env[base] = replace(join([old, value]), kind=old.kind if old.kind != Kind.UNKNOWN else value.kind)
+                    frame.env[base] = evolve(join([old, value]), kind=old.kind if old.kind != Kind.UNKNOWN else value.kind)
             return
         value = self._name_new_origin(key, value, frame, value_node)
         if key.startswith("self.") and frame.cls is not None:
@@ -553,13 +554,13 @@ class Engine:
         if not fresh or (value.model is not None and value.model.kind != "new"):
             return value
         if key.startswith("self.") and frame.cls is not None and frame.cls.is_keras:
-            return replace(value, model=frame.cls.origin)  # sub-layers and weights belong to the model
+            return evolve(value, model=frame.cls.origin)  # sub-layers and weights belong to the model
         if value.model is None:
             return value  # e.g. a non-trainable variable
         scope = getattr(frame.function, "name", "module")
         kind = "variable" if value.kind == Kind.VARIABLE else "model"
         origin = Origin(kind, key, f"{scope}:{key}", self.doc.span(value_node), integer=value.model.integer)
-        return replace(value, model=origin)
+        return evolve(value, model=origin)
 
     def _check_rebind(self, stmt: ast.stmt, target: ast.AST, value_node: ast.AST, frame: Frame) -> None:
         key = self._target_key(target)
@@ -574,15 +575,15 @@ class Engine:
     def _element(self, iterable: Value) -> Value:
         if iterable.kind == Kind.VARIABLES:
             return Value(kind=Kind.VARIABLE, sources=iterable.sources)
-        return replace(iterable, items=None)
+        return evolve(iterable, items=None)
 
     # ----------------------------------------------------------------------------- expressions
     def eval(self, node: ast.AST, frame: Frame) -> Value:
-        method = getattr(self, f"eval_{type(node).__name__}", None)
+        method = _handler(type(self), "eval_", type(node))
         if method is None:
             values = [self.eval(child, frame) for child in ast.iter_child_nodes(node) if isinstance(child, ast.expr)]
             return join(values) if values else UNKNOWN
-        return method(node, frame)
+        return method(self, node, frame)
 
     def eval_Constant(self, node: ast.Constant, frame: Frame) -> Value:
         return Value(kind=Kind.NUMBER if isinstance(node.value, (int, float)) else Kind.UNKNOWN)
@@ -604,7 +605,7 @@ class Engine:
         """Reading a variable starts a gradient dependency on it."""
         if value.kind == Kind.VARIABLE and value.model is not None and not value.live:
             grad = Grad(value.model, self.doc.span(node), None)
-            return replace(value, live=frozenset({grad}))
+            return evolve(value, live=frozenset({grad}))
         return value
 
     def eval_Attribute(self, node: ast.Attribute, frame: Frame) -> Value:
@@ -628,7 +629,7 @@ class Engine:
             return Value(kind=Kind.MODEL, model=origin)
         if node.attr in _TENSOR_ATTRS_WITHOUT_GRADIENT:
             return UNKNOWN
-        return replace(base, kind=Kind.UNKNOWN if base.kind in (Kind.MODEL, Kind.CALLABLE) else base.kind, items=None)
+        return evolve(base, kind=Kind.UNKNOWN if base.kind in (Kind.MODEL, Kind.CALLABLE) else base.kind, items=None)
 
     def eval_Subscript(self, node: ast.Subscript, frame: Frame) -> Value:
         base = self.eval(node.value, frame)
@@ -639,8 +640,8 @@ class Engine:
         if base.kind in (Kind.VARIABLES, Kind.MODEL):
             return base
         if base.kind == Kind.GRADS:
-            return replace(base, kind=Kind.TENSOR)
-        return self.op(replace(base, items=None), node, frame)
+            return evolve(base, kind=Kind.TENSOR)
+        return self.op(evolve(base, items=None), node, frame)
 
     def eval_BinOp(self, node: ast.BinOp, frame: Frame) -> Value:
         left, right = self.eval(node.left, frame), self.eval(node.right, frame)
@@ -673,7 +674,7 @@ class Engine:
         if items and all(i.kind in (Kind.VARIABLE, Kind.VARIABLES) for i in items):
             sources = frozenset().union(*(_variable_sources(i) for i in items))
             return Value(kind=Kind.VARIABLES, sources=sources, items=items)
-        return replace(join(items), items=items) if items else UNKNOWN
+        return evolve(join(items), items=items) if items else UNKNOWN
 
     eval_List = eval_Tuple
     eval_Set = eval_Tuple
@@ -734,9 +735,9 @@ class Engine:
             if tapes == grad.tapes and dropped is grad.dropped_at:
                 live.add(grad)  # the common case in a tape: nothing to record, no new object
             else:
-                live.add(replace(grad, tapes=tapes, dropped_at=dropped))
+                live.add(evolve(grad, tapes=tapes, dropped_at=dropped))
                 changed = True
-        return replace(value, live=frozenset(live)) if changed else value
+        return evolve(value, live=frozenset(live)) if changed else value
 
     def eval_Call(self, node: ast.Call, frame: Frame) -> Value:
         func = node.func
@@ -772,7 +773,7 @@ class Engine:
         added = [v for v in site.args if v.live or v.cut]
         if key is not None and added:
             old = frame.lookup(key) or UNKNOWN
-            frame.env[key] = replace(join([old, *added]), kind=old.kind, items=None)
+            frame.env[key] = evolve(join([old, *added]), kind=old.kind, items=None)
 
     def _callee_attribute(self, func: ast.Attribute, frame: Frame) -> Value:
         key = self._target_key(func)
@@ -826,7 +827,7 @@ class Engine:
         key = self._target_key(site.node.func.value) if isinstance(site.node.func, ast.Attribute) else None
         if key is not None:
             old = frame.lookup(key) or UNKNOWN
-            frame.env[key] = replace(old, cut=old.cut | result.cut)
+            frame.env[key] = evolve(old, cut=old.cut | result.cut)
 
     def _break_value_node(self, site: Site) -> ast.AST:
         node = site.node
@@ -944,7 +945,7 @@ class Engine:
             value = value.with_kind(Kind.NUMPY)
         elif is_tensorflow(qual) or site.receiver is not None and site.receiver.kind == Kind.TENSOR:
             value = value.with_kind(Kind.TENSOR)
-        return self.op(replace(value, items=None) if value.items is not None else value, site.node, frame)
+        return self.op(evolve(value, items=None) if value.items is not None else value, site.node, frame)
 
     def _maybe_uses_models(self, site: Site, value: Value) -> Value:
         """A function we cannot see, given a model, may return something computed with it."""
@@ -953,7 +954,7 @@ class Engine:
             return value
         span = self.doc.span(site.node)
         opaque = {Grad(model, span, None, bootstrap=self._bootstrap_call(site.node), opaque=True) for model in models}
-        return replace(value, live=value.live | opaque)
+        return evolve(value, live=value.live | opaque)
 
     def _library_call(self, site: Site, frame: Frame) -> Value | None:
         qual, node = site.qualname, site.node
@@ -976,8 +977,8 @@ class Engine:
         if qual in ("tensorflow.constant", "tensorflow.convert_to_tensor", "tensorflow.ones", "tensorflow.zeros",
                     "tensorflow.random.normal", "tensorflow.random.uniform", "tensorflow.range"):
             value = join(site.inputs()) if site.inputs() else UNKNOWN
-            return self.op(replace(value, kind=Kind.TENSOR, items=None), node, frame) if not value.cut or value.live else \
-                replace(value, kind=Kind.TENSOR, items=None)
+            return self.op(evolve(value, kind=Kind.TENSOR, items=None), node, frame) if not value.cut or value.live else \
+                evolve(value, kind=Kind.TENSOR, items=None)
         return None
 
     def _tape_method(self, site: Site, tape_value: Value, frame: Frame) -> Value:
@@ -1001,7 +1002,7 @@ class Engine:
         span = self.doc.span(node)
         origin = Origin("watched", key, f"watched:{key}", span)
         tapes = frozenset({tape.id}) if tape else None
-        frame.env[key] = replace(value, live=value.live | {Grad(origin, span, tapes)}, watched=True)
+        frame.env[key] = evolve(value, live=value.live | {Grad(origin, span, tapes)}, watched=True)
 
     # ----------------------------------------------------------------------------- sinks
     def _record_gradient_sink(self, site: Site, tape: TapeInfo | None, frame: Frame) -> None:
@@ -1090,6 +1091,12 @@ class Engine:
             self.analysis.guards.append(Guard(test, node, value))
 
 
+@functools.cache
+def _handler(engine: type, prefix: str, kind: type):
+    """`Engine.eval_Call` for (Engine, "eval_", ast.Call): looked up once per node type, not per node."""
+    return getattr(engine, f"{prefix}{kind.__name__}", None)
+
+
 def _merge(a: Value, b: Value) -> Value:
     if a == b:
         return a
@@ -1097,7 +1104,7 @@ def _merge(a: Value, b: Value) -> Value:
         return a if a.model is not None or a.tape is not None or a.func is not None else b
     merged = join([a, b])
     kind = a.kind if a.kind == b.kind else (a.kind if b.kind == Kind.UNKNOWN else b.kind if a.kind == Kind.UNKNOWN else merged.kind)
-    return replace(merged, kind=kind)
+    return evolve(merged, kind=kind)
 
 
 def _variable_sources(value: Value) -> frozenset[Origin]:
