@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import __version__, api, parallel, registry
+from .cache import CACHE_DIR, ResultCache, result_key
 from .config import DEFAULT_EXCLUDES, Config, ConfigError, GitIgnore, load_config, load_config_file
 from .diagnostics import Diagnostic, Fix, Severity, Span
 from .docs import has_fix, render_rule_doc
@@ -113,7 +114,8 @@ def _add_check(check: argparse.ArgumentParser) -> None:
     check.add_argument("--statistics", action="store_true", help="count findings per rule")
     check.add_argument("--config", metavar="PATH", help="use this pyproject.toml / gradguard.toml")
     check.add_argument("--stdin-filename", metavar="PATH", help="the name of the file read from stdin")
-    check.add_argument("--no-cache", action="store_true", help="accepted for compatibility; there is no cache yet")
+    check.add_argument("--no-cache", action="store_true",
+                       help=f"analyse every file; do not read or write {CACHE_DIR}/ (results of unchanged files)")
     check.add_argument("--no-jedi", action="store_true",
                        help="analyse each file alone: do not follow calls into other modules with jedi")
     check.add_argument("-j", "--jobs", type=_positive_int, metavar="N",
@@ -500,6 +502,7 @@ class FileOutcome:
     failed: bool
     crashed: bool
     errors: list[str]  # printed by the parent, in the order of the files
+    results: list[tuple[Path, str, list[Diagnostic]]]  # for the result cache
 
 
 @dataclass
@@ -514,6 +517,8 @@ class CheckRun:
     crashed: bool = False  # the analyzer raised on some file
     resolvers: dict[Path, JediResolver] = field(default_factory=dict)  # one per project root
     deferred_errors: list[str] | None = None  # in a worker: errors for the parent to print
+    results: list[tuple[Path, str, list[Diagnostic]]] = field(default_factory=list)  # (path, key, found)
+    caches: dict[Path, ResultCache] = field(default_factory=dict)  # one per project root
 
     def merge(self, outcome: "FileOutcome") -> None:
         """Take in what a worker process found in one file."""
@@ -524,6 +529,7 @@ class CheckRun:
         self.fixed += outcome.fixed
         self.failed |= outcome.failed
         self.crashed |= outcome.crashed
+        self.results.extend(outcome.results)
 
     def fail(self, message: str) -> None:
         if self.deferred_errors is not None:
@@ -543,13 +549,54 @@ class CheckRun:
         lint_python = lambda source: lint(source, document.display, self.config, config_path, **cross_module)  # noqa: E731
         try:
             if not (self.args.fix or self.args.diff):
-                self._report(document, document.text, lint_python(_python(document.text, document.is_notebook)))
+                diagnostics = lint_python(_python(document.text, document.is_notebook))
+                self._remember(document, diagnostics, cross_module.get("budget"))
+                self._report(document, document.text, diagnostics)
                 return None
             result = fix_document(document.text, document.is_notebook, lint_python, self.args.unsafe_fixes)
         except NotebookError as error:
             self.findings.append(_file_finding(document.display, str(error)))
             return None
         return self._after_fix(document, result, lint_python)
+
+    # -- the result cache ------------------------------------------------------------------------
+
+    @property
+    def caching(self) -> bool:
+        return not (self.args.no_cache or self.args.fix or self.args.diff)
+
+    def cache_key(self, document: Document) -> str:
+        jedi = not self.args.no_jedi and self.config.jedi
+        return result_key(document.raw, f"{self.config!r}|{document.display}|jedi={jedi}")
+
+    def report_cached(self, item: tuple[str, Path]) -> bool:
+        """Report a file from the cache when its bytes and settings are unchanged since it was stored."""
+        display, path = item
+        try:
+            document = decode(display, path, path.read_bytes())
+        except (OSError, UnicodeError):
+            return False  # checking it reports the problem
+        found = self._cache(path).lookup(path, self.cache_key(document))
+        if found is not None:
+            self._report(document, document.text, found)
+        return found is not None
+
+    def _remember(self, document: Document, diagnostics: list[Diagnostic], budget: Budget | None) -> None:
+        # A result jedi helped with depends on other files: not stored.
+        if self.caching and document.path is not None and (budget is None or budget.asked == 0):
+            self.results.append((document.path, self.cache_key(document), diagnostics))
+
+    def save_results(self) -> None:
+        for path, key, diagnostics in self.results:
+            self._cache(path).store(path, key, diagnostics)
+        for cache in self.caches.values():
+            cache.save()
+
+    def _cache(self, path: Path) -> ResultCache:
+        root = project_root(path, self.config)
+        if root not in self.caches:
+            self.caches[root] = ResultCache(root)
+        return self.caches[root]
 
     def _cross_module(self, document: Document) -> dict:
         """The jedi resolver of the document's project and a fresh time budget, unless jedi is off."""
@@ -616,6 +663,7 @@ def run_check(args: argparse.Namespace) -> int:
     elif not walk.files and not run.failed:
         _error("warning: no Python files found under the given paths")
     _check_files(run, walk.files)
+    run.save_results()
     if run.crashed:
         _error(f"this is a bug in gradguard; please report it with the file that caused it at {ISSUES_URL}")
     _print_report(run)
@@ -632,6 +680,8 @@ def _load_config(args: argparse.Namespace) -> Config:
 
 
 def _check_files(run: CheckRun, files: list[tuple[str, Path]]) -> None:
+    if run.caching:
+        files = [item for item in files if not run.report_cached(item)]
     api.tune_garbage_collector()
     jobs = parallel.worker_count(run.args.jobs, parallel.file_sizes(path for _, path in files))
     if jobs == 1:
@@ -670,8 +720,9 @@ def _start_worker(args: argparse.Namespace, config: Config) -> None:
 def _check_in_worker(item: tuple[str, Path]) -> "FileOutcome":
     run = _worker_run
     run.findings, run.diffs, run.fixed, run.failed, run.crashed, run.deferred_errors = [], [], 0, False, False, []
+    run.results = []
     _check_one(run, item)
-    return FileOutcome(run.findings, run.diffs, run.fixed, run.failed, run.crashed, run.deferred_errors)
+    return FileOutcome(run.findings, run.diffs, run.fixed, run.failed, run.crashed, run.deferred_errors, run.results)
 
 
 def _check_file(run: CheckRun, display: str, path: Path) -> None:

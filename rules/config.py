@@ -30,7 +30,7 @@ from .diagnostics import Severity
 
 DEFAULT_EXCLUDES = (
     ".git", ".venv", "venv", "__pycache__", "node_modules", "build", "dist", ".tox", ".mypy_cache",
-    "site-packages",
+    "site-packages", ".gradguard_cache",
 )
 _KEYS = ("select", "ignore", "per-file-ignores", "severity", "exclude", "extend-exclude", "jedi", "jedi-time-budget")
 _CODE_PREFIX = re.compile(r"^[A-Z]+[0-9]*$")

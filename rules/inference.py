@@ -56,6 +56,7 @@ class Budget:
     seconds: float
     stale: Callable[[], bool] = lambda: False
     spent: float = 0.0
+    asked: int = 0  # questions that got past the gates: the result depends on other files
 
     @property
     def exhausted(self) -> bool:
@@ -95,6 +96,7 @@ class JediResolver:
         if depth >= MAX_DEPTH or not isinstance(func, (ast.Name, ast.Attribute)):
             return None
         self.stats["questions"] += 1
+        budget.asked += 1
         location = self._definition(doc, func, budget)
         if location is None:
             return None
@@ -108,6 +110,7 @@ class JediResolver:
             return False
         if not doc.imports.other_code:
             return False  # the classes it could be an instance of are in this file or in a library
+        budget.asked += 1
         return bool(self._ask("infer", doc, node, budget,
                               lambda names: any(self._keras_instance(name, budget, depth) for name in names)))
 

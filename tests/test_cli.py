@@ -843,3 +843,89 @@ def test_a_dead_worker_leaves_no_file_unchecked(capsys, monkeypatch):
     assert code == 1 and out.count("GG999") == 5
     assert "a worker process died (A process in the process pool was terminated abruptly); " \
            "checking the other 3 files here" in err
+
+
+# ------------------------------------------------------------------------------ result cache
+
+
+@pytest.fixture
+def analysed(monkeypatch):
+    """The files the (fake) analyzer was run on, in order; the cache in its default place."""
+    monkeypatch.delenv("GRADGUARD_CACHE_DIR")
+    paths = []
+
+    def counting(source, path="<stdin>", *, enabled=None, **_):
+        paths.append(str(path))
+        return fake_analyze(source, path, enabled=enabled)
+
+    monkeypatch.setattr(api, "analyze", counting)
+    return paths
+
+
+def test_unchanged_files_are_not_analysed_again(capsys, analysed):
+    Path(".git").mkdir()
+    write("a.py", BAD)
+    write("b.py", "x = 1\n")
+    write("nb.ipynb", notebook("y = x.numpy()\n"))
+    first = run(capsys, "check", ".")
+    assert sorted(analysed) == ["a.py", "b.py", "nb.ipynb"]
+    assert run(capsys, "check", ".") == first and len(analysed) == 3
+    assert "nb.ipynb:cell 1:1:6: GG999" in first[1]  # cached notebook findings keep their cells
+    write("b.py", "y = x.numpy()\n")
+    assert run(capsys, "check", ".")[0] == 1 and analysed[3:] == ["b.py"]
+    run(capsys, "check", "--select", "GG998", ".")  # other settings: other results
+    assert len(analysed) == 7
+
+
+def test_the_cache_folder_explains_itself_and_is_ignored(capsys, monkeypatch):
+    monkeypatch.delenv("GRADGUARD_CACHE_DIR")
+    Path(".git").mkdir()
+    write("a.py", BAD)
+    run(capsys, "check", "a.py")
+    folder = Path(".gradguard_cache")
+    assert (folder / ".gitignore").read_text().splitlines()[-1] == "*"
+    assert (folder / "CACHEDIR.TAG").read_text().startswith("Signature: 8a477f597d28d172789f06886806bc55")
+    write(".gradguard_cache/stray.py", BAD)
+    assert "stray" not in run(capsys, "check", ".")[1]
+
+
+def test_no_cache_fix_and_diff_neither_read_nor_write_it(capsys, analysed):
+    Path(".git").mkdir()
+    write("a.py", BAD)
+    run(capsys, "check", "--no-cache", "a.py")
+    assert not Path(".gradguard_cache").exists()
+    run(capsys, "check", "a.py")
+    run(capsys, "check", "--no-cache", "a.py")
+    run(capsys, "check", "--diff", "a.py")
+    assert run(capsys, "check", "--fix", "a.py")[0] == 0
+    assert Path("a.py").read_text() == "import tensorflow as tf\ny = x\n" and len(analysed) >= 5
+
+
+@pytest.mark.parametrize("damage", [
+    lambda text: text[: len(text) // 2],
+    lambda text: "[]",
+    lambda text: re.sub(r'"span":\[[0-9,]+\]', '"span":[-1,0,0,0]', text),
+    lambda text: text.replace('"message":"', '"message":7,"x":"'),
+])
+def test_a_damaged_cache_is_a_miss_not_an_error(capsys, analysed, damage):
+    Path(".git").mkdir()
+    write("a.py", BAD)
+    first = run(capsys, "check", "a.py")
+    [results] = Path(".gradguard_cache").glob("results-*.json")
+    results.write_text(damage(results.read_text()))
+    assert run(capsys, "check", "a.py") == first and analysed == ["a.py", "a.py"]
+
+
+def test_an_unwritable_cache_costs_only_time(capsys, monkeypatch, tmp_path):
+    write("a.py", BAD)
+    blocker = write("blocker", "a file where the cache folder would go\n")
+    monkeypatch.setenv("GRADGUARD_CACHE_DIR", str(blocker / "cache"))
+    first = run(capsys, "check", "a.py")
+    assert first[0] == 1 and first[2] == "" and run(capsys, "check", "a.py") == first
+
+
+def test_cache_dir_comes_from_the_environment(capsys, monkeypatch, tmp_path):
+    monkeypatch.setenv("GRADGUARD_CACHE_DIR", str(tmp_path / "elsewhere"))
+    write("a.py", BAD)
+    run(capsys, "check", "a.py")
+    assert list((tmp_path / "elsewhere").glob("results-*.json")) and not Path(".gradguard_cache").exists()

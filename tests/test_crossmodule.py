@@ -149,3 +149,19 @@ def test_cli_follows_helpers_unless_told_not_to(capsys, monkeypatch):
     assert main(["check", "-q", "bad_helper_to_numpy.py"]) == 1
     assert "rlkit/convert.py:6:12: `.numpy()` cuts the gradient here" in capsys.readouterr().out
     assert main(["check", "-q", "--no-jedi", "bad_helper_to_numpy.py"]) == 0
+
+
+def test_results_jedi_helped_with_are_not_cached(capsys, monkeypatch, tmp_path):
+    """They depend on the modules jedi followed, which the cache's key does not cover."""
+    import json
+
+    from gradguard.rules.cli import main
+
+    monkeypatch.chdir(PROJECT)
+    monkeypatch.setenv("GRADGUARD_CACHE_DIR", str(tmp_path))
+    main(["check", "-q", "bad_helper_to_numpy.py"])
+    assert not list(tmp_path.glob("results-*.json"))
+    main(["check", "-q", "--no-jedi", "bad_helper_to_numpy.py"])
+    [results] = tmp_path.glob("results-*.json")
+    [name] = json.loads(results.read_text())["files"]
+    assert name.endswith("crossmodule/project/bad_helper_to_numpy.py")
