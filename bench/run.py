@@ -11,9 +11,11 @@ training files (bench/generate.py) outside the repository, because fixit skips f
 .gitignore matches even when they are named on its command line, and then measures, on the same
 files and in the same run:
 
-* `gradguard check` (also with `--no-jedi`), `fixit lint`, `pylint --jobs=1` and
+* `gradguard check --no-cache`, `fixit lint`, `pylint --jobs=1` and
   `ruff check --isolated --no-cache` (default rules, no configuration): median wall time of the
-  whole process and its peak RSS (GNU time);
+  whole process and its peak RSS (GNU time); then gradguard and ruff with their result caches, on
+  the folder again (nothing changed since the previous run);
+* the jedi pass on a 1,000-line file calling a package (bench/jedi_pass.py): cold and warm;
 * language servers (bench/lsp_client.py): didOpen -> first publishDiagnostics, then one-character
   edits typed into a function body, each answered by its diagnostics before the next keystroke;
 * the gradguard server's RSS once 50 documents of 1,000 lines are open and diagnosed.
@@ -44,12 +46,14 @@ ROOT = HERE.parent
 sys.path.insert(0, str(HERE))
 
 import generate  # noqa: E402
+import jedi_pass  # noqa: E402
 from lsp_client import LspClient  # noqa: E402
 
 PROJECT = ROOT                      # the gradguard checkout under test (--project)
 VENV = ROOT / ".venv"               # its venv
 BENCH_VENV = ROOT / ".venv-bench"   # the other tools, always beside this script
 REQUIREMENTS = HERE / "requirements.txt"
+GRADGUARD: list[str] = []           # `gradguard check` of the measured venv, set in main()
 EDIT_TEXT = "_scaled_by_the_batch_size_for_each_training_step_in_the_epoch"  # typed one char at a time
 
 
@@ -274,27 +278,30 @@ def measure(tool: Cli, target: Path, cwd: Path, logs: Path) -> Timing:
     return timing
 
 
-def has_no_jedi() -> bool:
-    """Whether the measured gradguard has `check --no-jedi` (the cross-module jedi pass off)."""
-    done = subprocess.run([str(bin_path(VENV, "gradguard")), "check", "--help"], capture_output=True, text=True)
-    return "--no-jedi" in done.stdout
-
-
 def cli_tools(quick: bool) -> list[Cli]:
+    """Every tool cold: each run analyses every file (gradguard and ruff without their caches)."""
     gg_runs = 3 if quick else 5
     others = dict(min_runs=1, max_runs=1 if quick else 5, budget=30.0)
-    bench = lambda name: str(bin_path(BENCH_VENV, name))  # noqa: E731
     return [
-        Cli("gradguard", [str(bin_path(VENV, "gradguard")), "check", "--exit-zero", "-q"], (0,),
-            min_runs=gg_runs, max_runs=gg_runs, budget=0.0),
-        *([Cli("gradguard --no-jedi", [str(bin_path(VENV, "gradguard")), "check", "--exit-zero", "-q", "--no-jedi"],
-               (0,), **others)] if has_no_jedi() else []),
-        Cli("fixit", [bench("fixit"), "lint"], (0, 1), **others),
+        Cli("gradguard", [*GRADGUARD, "--no-cache"], (0,), min_runs=gg_runs, max_runs=gg_runs, budget=0.0),
+        Cli("fixit", [bench_tool("fixit"), "lint"], (0, 1), **others),
         # pylint's status is a bit mask: 1 fatal, 32 usage error; 2-16 are message categories
-        Cli("pylint", [bench("pylint"), "--jobs=1"], (0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30),
+        Cli("pylint", [bench_tool("pylint"), "--jobs=1"], (0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30),
             **others),
-        Cli("ruff", [bench("ruff"), "check", "--isolated", "--no-cache"], (0, 1), **others),
+        Cli("ruff", [bench_tool("ruff"), "check", "--isolated", "--no-cache"], (0, 1), **others),
     ]
+
+
+def cached_tools(quick: bool) -> list[Cli]:
+    """The tools that keep results of unchanged files, as they run by default: on the folder, after
+    one untimed run has filled their caches (a second `check` of a project nobody edited)."""
+    runs = dict(min_runs=3 if quick else 5, max_runs=3 if quick else 5, budget=0.0)
+    return [Cli("gradguard cached", list(GRADGUARD), (0,), **runs),
+            Cli("ruff cached", [bench_tool("ruff"), "check", "--isolated"], (0, 1), **runs)]
+
+
+def bench_tool(name: str) -> str:
+    return str(bin_path(BENCH_VENV, name))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -544,7 +551,7 @@ def open_cell(result: Typing | None, ours: Typing | None) -> str:
     return cell + (f" ({'; '.join(notes)})" if notes else "")
 
 
-def budget_lines(cli: dict, lsp: dict, memory: dict, made: dict, quick: bool) -> list[str]:
+def budget_lines(cli: dict, lsp: dict, jedi: dict, memory: dict, made: dict, quick: bool) -> list[str]:
     lines = []
 
     def verdict(name: str, ok: bool | None, detail: str) -> None:
@@ -567,28 +574,26 @@ def budget_lines(cli: dict, lsp: dict, memory: dict, made: dict, quick: bool) ->
                 f"{seconds(typing_medium.p95)} p95")
     else:
         verdict("edit → diagnostics ≤ 250 ms p95, 5,000 lines", None, "not run" + (" (--quick)" if quick else ""))
-    def without_jedi(key, other: Timing, faster: bool) -> str:
-        alone = cli.get(("gradguard --no-jedi", key))
-        if not (alone and alone.walls):
-            return ""
-        factor = other.median / alone.median if faster else alone.median / other.median
-        return f"; with `--no-jedi`: {factor:.1f}× ({seconds(alone.median)})"
-
     ours, fixit = cli.get(("gradguard", medium)), cli.get(("fixit", medium))
     if ours and fixit and ours.walls and fixit.walls:
         factor = fixit.median / ours.median
         verdict("`gradguard check` ≥ 20× faster than `fixit lint`, 5,000 lines", factor >= 20,
-                f"{factor:.1f}× ({seconds(ours.median)} vs {seconds(fixit.median)})"
-                + without_jedi(medium, fixit, True))
+                f"{factor:.1f}× ({seconds(ours.median)} vs {seconds(fixit.median)})")
     else:
         verdict("`gradguard check` ≥ 20× faster than `fixit lint`, 5,000 lines", None, "not run")
-    ours, ruff = cli.get(("gradguard", "folder")), cli.get(("ruff", "folder"))
-    if ours and ruff and ours.walls and ruff.walls:
-        factor = ours.median / ruff.median
-        verdict(f"`gradguard check` within 10× of `ruff check`, folder of {made['folder']['files']} files",
-                factor <= 10, f"{factor:.0f}× ruff's time ({seconds(ours.median)} vs {seconds(ruff.median)})"
-                + without_jedi("folder", ruff, False))
-    verdict("jedi pass warm ≤ 1 s p95, 1,000 lines", None, "the benchmark does not measure the jedi pass yet")
+    files = made["folder"]["files"]
+    for ours_name, ruff_name, how in (("gradguard", "ruff", "every file analysed (no cache either side)"),
+                                      ("gradguard cached", "ruff cached", "run again, files unchanged (both caches)")):
+        ours, ruff = cli.get((ours_name, "folder")), cli.get((ruff_name, "folder"))
+        if ours and ruff and ours.walls and ruff.walls:
+            factor = ours.median / ruff.median
+            verdict(f"`gradguard check` within 10× of `ruff check`, folder of {files} files, {how}", factor <= 10,
+                    f"{factor:.1f}× ruff's time ({seconds(ours.median)} vs {seconds(ruff.median)})")
+    if jedi and "warm_p95_ms" in jedi:
+        verdict(f"jedi pass warm ≤ 1 s p95, {jedi['lines']:,} lines", jedi["warm_p95_ms"] <= 1000,
+                f"{seconds(jedi['warm_p95_ms'] / 1000)} p95 (cold {seconds(jedi['cold_ms'] / 1000)})")
+    else:
+        verdict("jedi pass warm ≤ 1 s p95, 1,000 lines", None, jedi.get("error", "not run")[:80] if jedi else "not run")
     if "rss_kb" in memory:
         total = memory["rss_kb"] + memory["children_kb"]
         count = memory["documents"]
@@ -596,7 +601,7 @@ def budget_lines(cli: dict, lsp: dict, memory: dict, made: dict, quick: bool) ->
                 total <= 400 * 1024,
                 f"{mb(total)}: {mb(memory['rss_kb'])} (peak {mb(memory['peak_kb'])})"
                 f" + {mb(memory['children_kb'])} in its child processes")
-    for name in ("gradguard", "gradguard --no-jedi"):
+    for name in ("gradguard",):
         # the marginal cost of 1,000 more lines between consecutive sizes from 1,000 lines on
         # (below, the start-up dominates); linear when the last step costs ≤ 1.5× the first
         steps = [s for s in sizes if s >= small and cli.get((name, s)) and cli[(name, s)].walls]
@@ -604,7 +609,7 @@ def budget_lines(cli: dict, lsp: dict, memory: dict, made: dict, quick: bool) ->
             continue
         marginal = [(cli[(name, b)].median - cli[(name, a)].median) / (sizes[b]["lines"] - sizes[a]["lines"]) * 1000
                     for a, b in zip(steps, steps[1:])]
-        label = "`check --no-jedi`" if "no-jedi" in name else "`check`"
+        label = "`check`"
         counts = " → ".join(f"{sizes[s]['lines']:,}" for s in steps)
         verdict(f"linear cost ({label})", marginal[-1] <= 1.5 * marginal[0] if marginal[0] > 0 else None,
                 "each 1,000 more lines cost " + ", then ".join(seconds(m) for m in marginal) + f" ({counts} lines)")
@@ -616,7 +621,7 @@ def budget_lines(cli: dict, lsp: dict, memory: dict, made: dict, quick: bool) ->
     return lines
 
 
-def report(info: dict, tool_versions: dict, made: dict, cli: dict, lsp: dict, memory: dict,
+def report(info: dict, tool_versions: dict, made: dict, cli: dict, lsp: dict, jedi: dict, memory: dict,
            debounce: dict, quick: bool, load_before: str, load_after: str, total: float, full_runs: int) -> str:
     out = ["## Machine", ""]
     out.append(f"- CPU: {info['cpu']}, {info['cores']} cores; RAM {info['memory']}; {info['os']}; "
@@ -629,12 +634,9 @@ def report(info: dict, tool_versions: dict, made: dict, cli: dict, lsp: dict, me
     out.append(f"- run: `{info['command']}`, {seconds(total)} in all"
                f"{' (quick: smaller inputs, fewer runs)' if quick else ''}")
     out += ["", "## Results", ""]
-    no_jedi = any(tool == "gradguard --no-jedi" for tool, _ in cli)
-    tools = ["gradguard", *(["gradguard --no-jedi"] if no_jedi else []), "fixit", "pylint", "ruff"]
-    dash = " — |" if no_jedi else ""
-    out.append("| measure | gradguard |" + (" gradguard `--no-jedi` |" if no_jedi else "")
-               + " fixit | pylint · pylsp (pyflakes) | ruff |")
-    out.append("| --- | --- |" + (" --- |" if no_jedi else "") + " --- | --- | --- |")
+    tools = ["gradguard", "fixit", "pylint", "ruff"]
+    out.append("| measure | gradguard | fixit | pylint · pylsp (pyflakes) | ruff |")
+    out.append("| --- | --- | --- | --- | --- |")
     folder = made["folder"]
     if cli:
         for size, data in made["files"].items():
@@ -645,9 +647,14 @@ def report(info: dict, tool_versions: dict, made: dict, cli: dict, lsp: dict, me
         cells = [cli_cell(cli.get((t, "folder")), ours, full_runs) for t in tools]
         out.append(f"| `check`, folder of {folder['files']} files ({folder['lines']:,} lines) | "
                    + " | ".join(cells) + " |")
+        ours = cli.get(("gradguard cached", "folder"))
+        if ours is not None:
+            cells = [cli_cell(ours, ours, full_runs), "— (no cache)", "— (no cache)",
+                     cli_cell(cli.get(("ruff cached", "folder")), ours, full_runs)]
+            out.append("| `check`, the same folder again, files unchanged (result caches) | " + " | ".join(cells) + " |")
     names = ["gradguard", "fixit", "pylsp", "ruff"]
     def row(label: str, cells: list[str]) -> str:
-        return f"| {label} | {cells[0]} |{dash} " + " | ".join(cells[1:]) + " |"
+        return f"| {label} | " + " | ".join(cells) + " |"
 
     if lsp:
         out.append(row("LSP: built-in debounce", [debounce[n].split(" (")[0] for n in names]))
@@ -675,16 +682,26 @@ def report(info: dict, tool_versions: dict, made: dict, cli: dict, lsp: dict, me
             cell = f"failed ({memory.get('error', '')[:60]})"
         out.append(row(f"LSP: server RSS, {len(made['documents'])} open documents of ~1,000 lines",
                        [cell, "—", "—", "—"]))
-    out.append(row("jedi pass (cold/warm)", ["not in this table yet (see `python bench/jedi_pass.py`)",
-                                             "—", "—", "—"]))
+    if jedi:
+        if "warm_p95_ms" in jedi:
+            cell = (f"cold {seconds(jedi['cold_ms'] / 1000)} ({jedi['jedi_calls_cold']} jedi calls); warm "
+                    f"{seconds(jedi['warm_median_ms'] / 1000)} / {seconds(jedi['warm_p95_ms'] / 1000)} "
+                    f"({jedi['found']} cross-module findings; fast pass {seconds(jedi['fast_ms'] / 1000)})")
+        else:
+            cell = f"failed ({jedi.get('error', '')[:60]})"
+        out.append(row(f"jedi pass, {jedi.get('lines', 1000):,} lines calling a package (cold; warm median / p95)",
+                       [cell, "—", "—", "—"]))
     out += ["",
             f"`check` cells: median wall time of the whole process over {full_runs} runs "
             f"({'1 for the other tools' if quick else 'fewer if marked'}) · ratio to gradguard · "
             "peak RSS (the largest process of the tree, from GNU time). "
             "(n runs): fewer runs, each tool but gradguard gets ~30 s per cell; †: one run, it took over 60 s. "
-            "`--no-jedi`: gradguard's fast pass alone, without following calls into other modules. "
+            "gradguard runs with its defaults (jedi on: it is asked only about names imported from code other "
+            "than the libraries gradguard knows, and these files import only numpy, TensorFlow and the standard "
+            "library) and `--no-cache`, so every run analyses every file; the folder's last row runs gradguard "
+            "and ruff as they run by default, after one untimed run filled their caches. "
             "pylint runs with `--jobs=1`, ruff with `--isolated --no-cache`, fixit with its default rules "
-            "(it uses a process per CPU on a folder; ruff uses threads; gradguard and pylint one process). "
+            "(on a folder fixit and gradguard use a process per core, ruff threads, pylint one process). "
             "LSP cells: time from sending the notification to reading the first publishDiagnostics for that "
             "version (for gradguard: the fast pass; its jedi pass publishes again, the \"second publish\"); "
             "the other servers' debounce is included in their figures. \"busy until\": when the server "
@@ -694,7 +711,7 @@ def report(info: dict, tool_versions: dict, made: dict, cli: dict, lsp: dict, me
             "function nearest the middle of the file, each answered before the next; (n edits): the "
             "server had ~45 s to type in. pylsp runs pyflakes only (mccabe/pycodestyle disabled).",
             "", "## Budgets (docs/performance.md)", ""]
-    out += budget_lines(cli, lsp, memory, made, quick)
+    out += budget_lines(cli, lsp, jedi, memory, made, quick)
     out += ["", "## Inputs", ""]
     for data in made["files"].values():
         out.append(f"- `{data['path']}`: {data['lines']:,} lines, {data['breaks']} pieces that lose a gradient")
@@ -721,11 +738,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--skip", action="append", default=[], choices=["cli", "lsp", "memory"],
                         help="leave out a part (repeatable)")
     args = parser.parse_args(argv)
-    global PROJECT, VENV
+    global PROJECT, VENV, GRADGUARD
     began = time.perf_counter()
     load_before = load()
     PROJECT = export_revision(args.rev, args.out.resolve()) if args.rev else args.project.resolve()
     VENV = PROJECT / ".venv"
+    GRADGUARD = [str(bin_path(VENV, "gradguard")), "check", "--exit-zero", "-q"]
     out = args.out.resolve() / ("quick" if args.quick else "full")
     logs = out / "logs"
     logs.mkdir(parents=True, exist_ok=True)
@@ -750,6 +768,13 @@ def main(argv: list[str] | None = None) -> int:
                 cli[(tool.name, key)] = timing = measure(tool, target, out, logs)
                 if timing.walls:
                     log(f"  median {seconds(timing.median)} over {timing.runs} runs, {mb(timing.maxrss_kb)}")
+        folder = made["folder"]["path"]
+        for tool in cached_tools(args.quick):
+            log(f"check: {tool.name} on {folder.name} (one untimed run fills the cache)")
+            run_once([*tool.command, str(folder)], out, logs / f"{tool.name.replace(' ', '')}-fill.stderr")
+            cli[(tool.name, "folder")] = timing = measure(tool, folder, out, logs)
+            if timing.walls:
+                log(f"  median {seconds(timing.median)} over {timing.runs} runs, {mb(timing.maxrss_kb)}")
 
     server_list = servers(args.quick)
     debounce = {s.name: s.debounce for s in server_list}
@@ -768,6 +793,15 @@ def main(argv: list[str] | None = None) -> int:
                 if result.latencies:
                     log(f"  open {seconds(result.open_latency)}; {len(result.latencies)} edits: median "
                         f"{seconds(result.median)}, p95 {seconds(result.p95)}")
+    jedi: dict = {}
+    if "lsp" not in args.skip:
+        log("jedi pass: a 1,000-line file calling a package (bench/jedi_pass.py)")
+        try:
+            jedi = jedi_pass.run(1000, 10 if args.quick else 30, str(bin_path(VENV, "python")))
+            log(f"  cold {jedi['cold_ms']:.0f} ms; warm median {jedi['warm_median_ms']:.0f} ms, "
+                f"p95 {jedi['warm_p95_ms']:.0f} ms")
+        except (subprocess.CalledProcessError, ValueError, KeyError) as error:
+            jedi = {"error": str(error)}
     memory: dict = {}
     if "memory" not in args.skip:
         log(f"memory: gradguard server with {len(made['documents'])} open documents")
@@ -775,7 +809,7 @@ def main(argv: list[str] | None = None) -> int:
                                            timeout=60 if args.quick else 120))
         log(f"  {memory}")
 
-    text = report(info, tool_versions, made, cli, lsp, memory, debounce, args.quick, load_before, load(),
+    text = report(info, tool_versions, made, cli, lsp, jedi, memory, debounce, args.quick, load_before, load(),
                   time.perf_counter() - began, full_runs)
     (out / "results.md").write_text(text, encoding="utf-8")
     print(text)
