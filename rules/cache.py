@@ -39,6 +39,10 @@ class ResultCache:
         self._entries: dict[str, dict] | None = None
         self._changed = False
 
+    @property
+    def empty(self) -> bool:
+        return not self._load()
+
     def lookup(self, path: Path, key: str) -> list[Diagnostic] | None:
         entry = self._load().get(self._name(path))
         if entry is None or entry.get("key") != key:

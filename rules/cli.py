@@ -572,11 +572,14 @@ class CheckRun:
     def report_cached(self, item: tuple[str, Path]) -> bool:
         """Report a file from the cache when its bytes and settings are unchanged since it was stored."""
         display, path = item
+        cache = self._cache(path)
+        if cache.empty:
+            return False  # the first run: nothing to read the file for
         try:
             document = decode(display, path, path.read_bytes())
         except (OSError, UnicodeError):
             return False  # checking it reports the problem
-        found = self._cache(path).lookup(path, self.cache_key(document))
+        found = cache.lookup(path, self.cache_key(document))
         if found is not None:
             self._report(document, document.text, found)
         return found is not None
