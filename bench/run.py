@@ -1,7 +1,7 @@
 """gradguard's benchmark: one command, one table (docs/performance.md).
 
-    bash bench/run            # or: python3 bench/run.py   (~20 minutes on 2 cores today)
-    bash bench/run --quick    # smaller files, fewer runs: a smoke run of about three minutes
+    bash bench/run            # or: python3 bench/run.py   (~8 minutes on 2 cores today)
+    bash bench/run --quick    # smaller files, fewer runs: a smoke run of about a minute
     bash bench/run --rev HEAD # measure a commit (exported with its own .venv), not the work tree
 
 It sets up what it needs (idempotently): the project venv `.venv` (`pip install -e .`) if gradguard
