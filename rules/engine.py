@@ -814,7 +814,7 @@ class Engine:
             kept = [v for v in site.inputs() if id(v) not in cut_ids]
             value_node = rule.value_node(site) or self._break_value_node(site)
             brk = Break(rule.code, self.doc.span(site.node), label, self.doc.short(value_node), site.node)
-            result = cut_by(join(cut_values), brk)
+            result = cut_by(join(cut_values), brk, rule.absorbs_cuts)
             if kept:
                 rest = join(kept)
                 result = Value(rest.live, result.cut | rest.cut, Kind.TENSOR)

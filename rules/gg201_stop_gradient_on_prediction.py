@@ -12,6 +12,7 @@ class StopGradientOnPrediction(BreakRule):
     name = "stop-gradient-on-prediction"
     summary = "`tf.stop_gradient` cuts every path from the trained model to the loss"
     verb = "is wrapped in"
+    absorbs_cuts = True
     what = "`tf.stop_gradient` wraps the value through which the loss depends on the variables being " \
            "trained, so no path is left. `tf.stop_gradient` on a *target* (while the prediction still " \
            "reaches the loss) is correct and not reported."

@@ -54,7 +54,7 @@ grads = tape.gradient(loss, model.trainable_variables)
             status = sink_status(sink)
             severity = dead_severity(status)
             for origin, paths in status.items():
-                if paths.live or paths.cuts or not paths.untaped or origin in rebound:
+                if paths.live or not paths.untaped or origin in rebound:
                     continue
                 if only_target_untaped(sink, status, paths):
                     continue  # the wrong variables were asked for: GG302's business

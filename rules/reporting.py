@@ -76,10 +76,12 @@ def break_diagnostics(analysis: Analysis, rules: dict[str, BreakRule]) -> list[D
     for sink in analysis.sinks:
         status = sink_status(sink)
         severity = dead_severity(status)
-        dead = [o for o, s in status.items() if not s.live and s.cuts]
+        # A path the tape never recorded is the first thing to fix (GG301): once it is recorded the
+        # origin may well keep its gradient, and a cut beside it may be deliberate (an estimator).
+        dead = [o for o, s in status.items() if not s.live and s.cuts and not s.untaped]
         for origin in dead + _target_only(status):
             partial = severity == Severity.WARNING or origin not in dead
-            for cut in _distinct_breaks(status[origin].cuts):
+            for cut in _reported_breaks(status[origin].cuts, rules):
                 rule = rules[cut.brk.code]
                 brk = cut.brk
                 where = _helper_place(brk, doc) if brk.via else ""
@@ -118,6 +120,15 @@ def _target_only(status: dict[Origin, OriginStatus]) -> list[Origin]:
     """Origins whose prediction is cut while a TD target computed from them still flows."""
     return [o for o, s in status.items()
             if s.live and all(g.bootstrap for g in s.live) and any(not c.grad.bootstrap for c in s.cuts)]
+
+
+def _reported_breaks(cuts: list[Cut], rules: dict[str, BreakRule]) -> list[Cut]:
+    """The breaks to report for one dead origin. A deliberate cut (`tf.stop_gradient`) is named
+    only when nothing else cut the origin: beside another break, some path went past it, so the
+    other break is the one to fix (and unwrapping a straight-through estimator would undo a fix)."""
+    breaks = _distinct_breaks(cuts)
+    accidental = [cut for cut in breaks if not rules[cut.brk.code].absorbs_cuts]
+    return accidental or breaks
 
 
 def _distinct_breaks(cuts: list[Cut]) -> list[Cut]:

@@ -46,6 +46,9 @@ class BreakRule(Rule):
     verb: ClassVar[str] = "leaves TensorFlow through"
     # `v.assign(x)` changes `v` itself: later reads of `v` carry the cut too.
     mutates_receiver: ClassVar[bool] = False
+    # `tf.stop_gradient` cuts its whole argument on purpose: a cut inside it (`tf.floor` in a
+    # straight-through estimator) is moot, so it becomes this step's own cut instead of a finding.
+    absorbs_cuts: ClassVar[bool] = False
 
     def match(self, site) -> str | None:
         raise NotImplementedError

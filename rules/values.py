@@ -135,9 +135,12 @@ def join(values, kind: Kind | None = None) -> Value:
     return Value(frozenset(live), frozenset(cut), kind, sources=frozenset(sources))
 
 
-def cut_by(value: Value, brk: Break) -> Value:
-    """`value` after a non-differentiable step: its live dependencies become cut ones."""
+def cut_by(value: Value, brk: Break, absorb: bool = False) -> Value:
+    """`value` after a non-differentiable step: its live dependencies become cut ones (and, when
+    the step `absorb`s, so do the cuts made before it)."""
     cuts = frozenset(Cut(brk, grad) for grad in value.live)
+    if absorb:
+        return Value(frozenset(), cuts | {Cut(brk, cut.grad) for cut in value.cut}, Kind.NUMPY)
     return Value(frozenset(), value.cut | cuts, Kind.NUMPY)
 
 

@@ -666,18 +666,6 @@ KNOWN_BUGS: list[KnownBug] = [
         "`_watch` (rules/engine.py) only records names and `self.x`; the diagnostic stays and plain "
         "`gradguard check --fix` inserts the same line 10 times",
         lambda f: "not idempotent: GG306 fixed again" in f.signature),
-    KnownBug(
-        "gg401-gg201-ping-pong",
-        "when the loss is also cut by a break without a fix (`tf.numpy_function`), GG401's "
-        "straight-through fix adds a `tf.stop_gradient` that GG201 reports and unwraps, which brings "
-        "back the `tf.round` GG401 reports: `--fix --unsafe-fixes` alternates for 10 rounds",
-        lambda f: "not idempotent: GG201,GG401 fixed again" in f.signature),
-    KnownBug(
-        "gg401-fix-loop",
-        "GG401's straight-through fix on a loss computed outside the tape "
-        "(`tape.gradient(tf.floor(u), x)` after the `with`) is reported again on the fixed code, so "
-        "`--fix --unsafe-fixes` nests it 10 times (fix-all is not idempotent)",
-        lambda f: "not idempotent: GG401 fixed again" in f.signature),
 ]
 
 

@@ -147,7 +147,7 @@ def test_hypothesis_any_text_inserted_anywhere(prog, inserted, where):
 
 
 # ---------------------------------------------------------------------------------------------
-# Known bugs: minimal reproductions (the lead's to fix; see properties.KNOWN_BUGS)
+# Minimal reproductions of what the fuzzer found
 
 DEEP_SUM = "y = " + " + ".join(["x"] * 500) + "\n"          # parses; ~500 levels of BinOp
 DEEP_FOR_PYTHON = "y = x" + ".y" * 5000 + "\n"                # CPython's parser itself gives up
@@ -261,21 +261,30 @@ model.compile(optimizer="adam", loss=loss_fn)
 """
 
 
-@pytest.mark.xfail(strict=True, reason="gg401-gg201-ping-pong: GG201 unwraps the stop_gradient GG401's fix adds")
-def test_gg401_and_gg201_fixes_do_not_undo_each_other():
-    once = api.fix_source(ROUND_THEN_NUMPY_FUNCTION, unsafe=True)
-    assert api.fix_source(once, unsafe=True) == once
-
-
-@pytest.mark.xfail(strict=True, reason="gg401-fix-loop: the straight-through fix is reported again, 10 rounds")
-def test_the_straight_through_fix_on_a_loss_outside_the_tape_is_idempotent():
-    once = api.fix_source(FLOOR_OUTSIDE_TAPE, unsafe=True)
-    assert once.count("stop_gradient") == 1
-    assert api.fix_source(once, unsafe=True) == once
 
 
 # ---------------------------------------------------------------------------------------------
 # Bugs the fuzzer found and that are fixed: regression tests
+
+
+def test_gg401_and_gg201_fixes_do_not_undo_each_other():
+    """The straight-through estimator's `tf.stop_gradient` was reported (GG201) and unwrapped when a
+    `tf.numpy_function` further on cut the loss anyway: the fixes alternated for 10 rounds. A
+    deliberate cut is now named only when nothing else cut the origin."""
+    once = api.fix_source(ROUND_THEN_NUMPY_FUNCTION, unsafe=True)
+    assert once.count("stop_gradient") == 1
+    assert api.fix_source(once, unsafe=True) == once
+    assert [d.code for d in lint(once, "loss.py")] == ["GG107"]  # the real problem, which has no fix
+
+
+def test_the_straight_through_fix_on_a_loss_outside_the_tape_is_idempotent():
+    """`tape.gradient(tf.floor(u), x)` after the `with`: the fix's own `tf.floor` (inside its
+    `tf.stop_gradient`) was reported again and the estimator nested 10 times. The cut inside the
+    estimator is now its own, and the path outside the tape is what is reported."""
+    once = api.fix_source(FLOOR_OUTSIDE_TAPE, unsafe=True)
+    assert once.count("stop_gradient") == 1
+    assert api.fix_source(once, unsafe=True) == once
+    assert [d.code for d in lint(once, "floor.py")] == ["GG301"]
 
 
 def test_a_model_lookalike_called_after_numpy_does_not_crash_gg302():
