@@ -100,9 +100,10 @@ def _name(frame: str) -> str:
 
 def profile_check(target: Path, raw: Path, rate: int, extra: list[str]) -> None:
     gradguard = str(run.bin_path(run.VENV, "gradguard"))
+    # --no-cache: profile the analysis, not a cache hit; --subprocesses: a folder's worker processes
     subprocess.run([str(run.bin_path(run.BENCH_VENV, "py-spy")), "record", "--rate", str(rate), "--format", "raw",
-                    "--full-filenames", "--output", str(raw), "--",
-                    gradguard, "check", "--exit-zero", "-q", *extra, str(target)],
+                    "--full-filenames", "--subprocesses", "--output", str(raw), "--",
+                    gradguard, "check", "--exit-zero", "-q", "--no-cache", *extra, str(target)],
                    stdout=subprocess.DEVNULL, env=run.child_env(), check=True)
 
 
