@@ -22,7 +22,9 @@ def analyze(source: str, path: str = "<stdin>", *, enabled: Callable[[str], bool
     `enabled(code)` filters rules (selection, ignores); suppression comments are applied here too.
     `resolver` (inference.JediResolver) follows calls into other modules, within `budget`;
     `parser` (incremental.IncrementalParser, the editor's) re-parses only what changed.
-    A source that does not parse raises `SyntaxError` (the CLI reports it as E999).
+    A source that does not parse raises `SyntaxError` (`document.PARSE_FAILURES`: also what CPython's
+    parser raises when it gives up on deep nesting); code nested deeper than the engine's
+    recursion follows raises `RecursionError`. `lint` reports all of them (E999).
     """
     from .engine import analyze_source
 

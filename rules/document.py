@@ -19,6 +19,11 @@ from .imports import Imports
 _PARSE_LOCK = threading.Lock()
 
 
+# What `parse` raises for text it cannot take: RecursionError and MemoryError when CPython's parser
+# gives up on deep nesting ("too deeply nested"), ValueError for NUL bytes.
+PARSE_FAILURES = (SyntaxError, ValueError, RecursionError, MemoryError)
+
+
 def parse(source: str, path: str = "<unknown>") -> ast.Module:
     with _PARSE_LOCK:
         return ast.parse(source, filename=path)

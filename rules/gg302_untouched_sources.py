@@ -1,10 +1,14 @@
 """GG302: gradients asked for variables the loss never touches."""
 from __future__ import annotations
 
+import re
+
 from .diagnostics import Diagnostic, Related, Safety
 from .fixes import make_fix, replace
 from .reporting import dead_severity, only_target_untaped, sink_status, tape_records
 from .rule import CheckRule
+
+_DOTTED_NAME = re.compile(r"(?!\d)\w+(?:\.(?!\d)\w+)*")  # `model`, `self.q_net`, `агент.сеть`
 
 
 class UntouchedSources(CheckRule):
@@ -87,6 +91,8 @@ grads = tape.gradient(loss, model.trainable_variables)
         if len(used) != 1 or len(item.origins) != 1:
             return ()
         model = used.pop()
+        if not _DOTTED_NAME.fullmatch(model.name):
+            return ()  # a model named by an expression (`{...}(x)`, `nets[i](x)`): no safe spelling
         text = f"{model.name}.trainable_variables"
         return (make_fix(f"Differentiate with respect to `{text}`", Safety.UNSAFE, [replace(doc, item.node, text)],
                          preferred=True),)

@@ -62,7 +62,7 @@ dy_dx = tape.gradient(y, x)
         # reported again after the fix, and --fix would add the line round after round.
         watchable = isinstance(node, ast.Name) or (
             isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self")
-        if sink.tape is None or not watchable:
+        if sink.tape is None or not watchable or _rebound_after_block(doc, sink, doc.text(node)):
             return ()
         body = sink.tape.with_node.body
         name = doc.text(node)
@@ -78,3 +78,13 @@ dy_dx = tape.gradient(y, x)
         text = f"{indent}{sink.tape.name}.watch({name}){doc.newline}"
         return (make_fix(f"Add `{sink.tape.name}.watch({name})`", Safety.SAFE, [Edit(Span(line, 0, line, 0), text)],
                          preferred=True),)
+
+
+def _rebound_after_block(doc, sink, name: str) -> bool:
+    """`name` is assigned between the end of the `with` block and the gradient call: a watch inside
+    the block would watch another value (or a name not bound yet), and the finding would stay."""
+    after, before = sink.tape.with_node.end_lineno or 0, sink.node.lineno
+    targets = [t for n in doc.nodes_of(ast.Assign) for t in n.targets]
+    targets += [n.target for n in doc.nodes_of(ast.AnnAssign, ast.AugAssign, ast.For, ast.NamedExpr)]
+    return any(after < t.lineno <= before and any(doc.text(part) == name for part in ast.walk(t))
+               for t in targets)

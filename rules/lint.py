@@ -16,11 +16,9 @@ import re
 from . import api
 from .config import Config
 from .diagnostics import Diagnostic, Severity, Span
-from .document import compile_only, parse
+from .document import PARSE_FAILURES, compile_only, parse
 from .suppression import suppressed
 
-# What `ast.parse` raises for text it cannot take (RecursionError/MemoryError: nesting too deep).
-_PARSE_FAILURES = (SyntaxError, ValueError, RecursionError, MemoryError)
 log = logging.getLogger("gradguard.analysis")
 
 # Blanking more lines than this rarely recovers anything worth showing, and each try is a parse.
@@ -36,7 +34,7 @@ def lint(source: str, path: str | os.PathLike, config: Config = Config(), config
     """
     try:
         return _analyze(source, str(path), config, config_path or path, resolver, budget)
-    except _PARSE_FAILURES as failure:  # parse first, ask why only when it fails: one parse, not two
+    except PARSE_FAILURES as failure:  # parse first, ask why only when it fails: one parse, not two
         error = syntax_error(source, str(path))
         if error is not None:
             return [error]
@@ -56,7 +54,7 @@ def lint_tolerant(source: str, path: str | os.PathLike, config: Config = Config(
     """
     try:
         return _analyze(source, str(path), config, config_path or path, resolver, budget, parser)
-    except _PARSE_FAILURES as failure:
+    except PARSE_FAILURES as failure:
         if _parse_error(source) is None:
             if isinstance(failure, RecursionError):
                 return _too_deep(path)

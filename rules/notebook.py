@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from . import api
 from .diagnostics import Edit, Fix, Span
-from .document import parse
+from .document import PARSE_FAILURES, parse
 from .document import split_lines as python_split_lines  # lines where Python ends them
 
 _LINE_MAGIC = re.compile(r"^(\s*)(?:[%!]|\?|[\w.]+\s*=\s*[%!])")
@@ -187,6 +187,6 @@ def _without_ipython(line: str) -> str:
 def _parses(source: str) -> bool:
     try:
         parse(source)
-    except (SyntaxError, ValueError):
+    except PARSE_FAILURES:  # a cell nested too deeply for Python's parser too (found by fuzzing)
         return False
     return True

@@ -42,12 +42,14 @@ from gradguard.rules import api, cli
 from gradguard.rules.config import Config
 from gradguard.rules.diagnostics import Diagnostic, Span
 from gradguard.rules.lint import lint, lint_tolerant
+from gradguard.rules.document import PARSE_FAILURES
 from gradguard.rules.notebook import Notebook, NotebookError
 
 from mutations import HEAVY_KINDS, Sample
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 PARSE_ERRORS = (SyntaxError, ValueError)  # ValueError: NUL bytes, lone surrogates
+# analyze's "does not parse" (PARSE_FAILURES) also counts CPython's parser giving up on deep nesting
 
 
 # ---------------------------------------------------------------------------------------------
@@ -268,7 +270,9 @@ class Checker:
         try:
             found = api.analyze(text, "fuzz.py")
         except Exception as error:  # noqa: BLE001
-            if not (isinstance(error, PARSE_ERRORS) and not ok):
+            # analyze's contract: SyntaxError for what does not parse, RecursionError for what nests
+            # deeper than the engine follows (lint, checked above, turns both into a report)
+            if not (isinstance(error, PARSE_FAILURES) and not ok or isinstance(error, RecursionError)):
                 failures.append(exception_failure("analyze", error))
             found = None
         if found is not None:
@@ -334,7 +338,9 @@ class Checker:
         try:
             once = api.fix_source(text, "fuzz.py", unsafe=unsafe, diagnose=diagnose)
         except Exception as error:  # noqa: BLE001
-            if tolerant or ok or not isinstance(error, PARSE_ERRORS):
+            if not tolerant and isinstance(error, RecursionError):
+                return []  # fix_source diagnoses with analyze by default: its contract, as above
+            if tolerant or ok or not isinstance(error, PARSE_FAILURES):
                 return [exception_failure(name, error)]
             return []
         failures = []
@@ -549,23 +555,21 @@ LONG_FIX_CHAIN = 500
 
 def _converges(text: str, unsafe: bool, diagnose=None) -> bool:
     """Fix-all stops after api.MAX_FIX_ROUNDS rounds by design; a text needing more (100 chained
-    `.numpy()` calls lose one per round) is not a loop if every further round makes progress
-    (the text gets shorter, or fewer diagnostics have a fix) until nothing changes. A loop (a fix
-    that brings its own diagnostic back) makes none, and is caught after a round or two."""
-    def fixable(source: str) -> int:
-        found = diagnose(source) if diagnose else api.analyze(source, "fuzz.py")
-        return sum(1 for d in found if api.chosen_fix(d, unsafe))
-
+    `.numpy()` calls lose one per round; 50 nested `np.sum` calls become `tf.reduce_sum` one per
+    round, the text growing each time) is not a loop if it reaches a text no fix changes. A loop
+    either comes back to an earlier text (fixes undoing each other) or keeps growing (a fix that
+    brings its own diagnostic back), and is caught by the repeat or by the size and round limits."""
+    seen = {text}
+    limit = 4 * len(text) + 10_000
     try:
-        count = fixable(text)
         for _ in range(LONG_FIX_CHAIN):
             new = api.fix_source(text, "fuzz.py", unsafe=unsafe, diagnose=diagnose, max_rounds=1)
             if new == text:
                 return True
-            new_count = fixable(new)
-            if len(new) >= len(text) and new_count >= count:
+            if new in seen or len(new) > limit:
                 return False
-            text, count = new, new_count
+            seen.add(new)
+            text = new
     except Exception:  # noqa: BLE001
         return False
     return False
@@ -623,7 +627,7 @@ def _excerpt_diff(old: str, new: str, limit: int = 60) -> str:
 
 
 # ---------------------------------------------------------------------------------------------
-# Known failures: reported to the lead, reproduced by strict-xfail tests in test_fuzz.py
+# Known failures: reported to the lead, reproduced by strict-xfail tests in test_fuzz.py while open
 
 
 @dataclass(frozen=True)
@@ -633,39 +637,9 @@ class KnownBug:
     matches: Callable[[Failure], bool]
 
 
+# Every bug found so far is fixed and has a regression test in test_fuzz.py (docs/reliability.md
+# lists them). A stale entry would hide the same failure coming back, so fixed bugs leave this list.
 KNOWN_BUGS: list[KnownBug] = [
-    KnownBug(
-        "engine-recursion",
-        "a deep expression that Python parses (`y = x + x + ... + x`, 500 terms; `x.numpy()` "
-        "chained 300 times) raises RecursionError in the engine's recursive eval (rules/engine.py); "
-        "lint, lint_tolerant, the server and `gradguard check` (exit 2, internal error) all crash",
-        lambda f: "RecursionError in rules/engine.py" in f.signature),
-    KnownBug(
-        "parser-gives-up",
-        "a text CPython's own parser gives up on escapes lint and lint_tolerant (rules/lint.py catches "
-        "only SyntaxError/ValueError) instead of giving E999 / nothing: `y = x` + `.y` x 5,000 raises "
-        "RecursionError \"during ast construction\"; `{` x 200 + `h` + `}` x 200 + ` = 1` raises MemoryError",
-        lambda f: "in Python's parser" in f.signature),
-    KnownBug(
-        "none-origin",
-        "the engine (rules/engine.py) makes gradients whose origin is None from values that only look "
-        "like models: `model = keras.Sequential([...]).numpy()` then `model(x).numpy()` in a tape "
-        "crashes rules/reporting.py:sink_phrase; `a, b = (make(), make()) + (make(), make())` then "
-        "`b(x)` in a called function crashes engine.apply_summary (AttributeError on None.kind)",
-        lambda f: "AttributeError in rules/reporting.py" in f.signature
-        or "AttributeError in rules/engine.py:apply_summary" in f.signature),
-    KnownBug(
-        "nested-loops-exponential",
-        "rules/engine.py runs every `for`/`while` body twice (exec_For, exec_While), so n nested loops "
-        "run the innermost body 2**n times: 18 nested `for` loops take ~4 s, 20 ~17 s, 30 hours "
-        "(the CLI hangs; the server's worker thread is stuck on such a file)",
-        lambda f: "(nested loops)" in f.signature),
-    KnownBug(
-        "gg306-fix-loop",
-        "GG306 offers the safe fix `tape.watch(w.real)` for any attribute source, but the engine's "
-        "`_watch` (rules/engine.py) only records names and `self.x`; the diagnostic stays and plain "
-        "`gradguard check --fix` inserts the same line 10 times",
-        lambda f: "not idempotent: GG306 fixed again" in f.signature),
 ]
 
 

@@ -316,6 +316,43 @@ def test_notebook_cells_with_cr_line_endings_keep_their_positions():
     assert notebook.cell_position(5, 11) == (1, 2, 11)
 
 
+def test_a_notebook_cell_too_deep_for_pythons_parser_does_not_crash_the_server():
+    """The server joined a notebook's cells and asked whether each parses: a cell nested deeper
+    than CPython's parser goes raised RecursionError there and the notebook got no diagnostics.
+    (A stale known-bug entry hid it from the fuzzer until the list was emptied.)"""
+    from gradguard.rules.config import Config
+    from gradguard.server import analysis
+    from gradguard.server.documents import Encoding, TextDocument
+
+    deep = "y = x" + ".y" * 5000 + "\n"
+    assert not parses(deep)
+    cells = [TextDocument("cell:1", "import numpy as np\n", 1), TextDocument("cell:2", deep, 1)]
+    snap = analysis.snapshot("nb", "nb.ipynb", cells, True, Config(), Encoding("utf-16"))
+    assert snap is not None
+
+
+def test_no_watch_fix_for_a_source_bound_after_the_with_block():
+    """`variables = ...` after the block: GG306's safe fix inserted `tape.watch(variables)` inside
+    it, the finding stayed, and `--fix` added the line ten times."""
+    source = ("import tensorflow as tf\nx = tf.ones((2, 2))\nwith tf.GradientTape() as tape:\n"
+              "    tape.watch(x)\n    loss = tf.reduce_sum(x * 2.0)\nvariables = tf.ones((2,))\n"
+              "grads = tape.gradient(loss, variables)\n")
+    [finding] = lint(source, "late.py")
+    assert finding.code == "GG306" and finding.fixes == ()
+    assert api.fix_source(source) == source
+
+
+def test_no_sources_fix_for_a_model_named_by_an_expression():
+    """A model called through an expression (`{{...{actor}...}}(states)`, 200 deep) made GG302
+    write that expression before `.trainable_variables`: nested deeper, it no longer parsed."""
+    source = ("import tensorflow as tf\nactor = tf.keras.Sequential([tf.keras.layers.Dense(2)])\n"
+              "critic = tf.keras.Sequential([tf.keras.layers.Dense(1)])\nstates = tf.ones((4, 3))\n"
+              "with tf.GradientTape() as tape:\n    loss = tf.reduce_mean({{{actor}}}(states))\n"
+              "grads = tape.gradient(loss, critic.trainable_variables)\n")
+    [finding] = lint(source, "expr.py")
+    assert finding.code == "GG302" and finding.fixes == ()
+
+
 def test_in_suite_fuzzing_is_fast():
     """The guard on this file's budget: one ordinary sample with every property stays well under a second."""
     checker = Checker(cli=True, cli_jedi_fraction=0.0)
