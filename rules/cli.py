@@ -40,6 +40,8 @@ class UsageError(Exception):
 
 
 def main(argv: list[str] | None = None) -> int:
+    if argv is None:  # the `gradguard` program itself, not a caller inside another process
+        api.tune_garbage_collector()
     argv = list(sys.argv[1:] if argv is None else argv)
     try:
         if argv[:1] == ["server"]:
@@ -685,7 +687,6 @@ def _load_config(args: argparse.Namespace) -> Config:
 def _check_files(run: CheckRun, files: list[tuple[str, Path]]) -> None:
     if run.caching:
         files = [item for item in files if not run.report_cached(item)]
-    api.tune_garbage_collector()
     jobs = parallel.worker_count(run.args.jobs, parallel.file_sizes(path for _, path in files))
     if jobs == 1:
         for item in _progress(files, len(files), run.args.quiet):
