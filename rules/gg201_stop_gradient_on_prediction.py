@@ -15,7 +15,9 @@ class StopGradientOnPrediction(BreakRule):
     absorbs_cuts = True
     what = "`tf.stop_gradient` wraps the value through which the loss depends on the variables being " \
            "trained, so no path is left. `tf.stop_gradient` on a *target* (while the prediction still " \
-           "reaches the loss) is correct and not reported."
+           "reaches the loss) is correct and not reported. When another break also cuts the model's paths " \
+           "(`.numpy()`, `tf.numpy_function`), that break is reported instead: the `tf.stop_gradient` may be " \
+           "deliberate, as in a straight-through estimator `x + tf.stop_gradient(tf.round(x) - x)`."
     why = "`tf.stop_gradient` tells the tape to treat its argument as a constant. Around a bootstrapped " \
           "target that is what you want; around the prediction it removes the only path to the " \
           "variables and every gradient is `None`."

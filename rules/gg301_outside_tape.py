@@ -13,7 +13,8 @@ class OutsideTape(CheckRule):
     fixed_outcome = "nofix"
     what = "`tape.gradient(loss, ...)` differentiates a value whose computation from the model's " \
            "variables was not (entirely) recorded by that tape: the model was called before the `with` " \
-           "block, or the loss was computed after it ended."
+           "block, or the loss was computed after it ended. A break on the same model's other paths is " \
+           "reported once this is fixed: the path the tape never saw comes first."
     why = "A tape records only the operations that run while it is active. Operations before the `with` " \
           "block or after it are invisible to it, so it sees no connection from the variables to the loss."
     error = "`ValueError: No gradients provided for any variable`, or `None` gradients."
