@@ -561,29 +561,37 @@ BYTE_KINDS: dict[str, Callable[[random.Random, str], bytes]] = {
 # Notebook mutations: (rng, notebook JSON) -> notebook JSON
 
 
+_JUPYTER_LINES = re.compile(r"[^\n]*\n|[^\n]+$")  # a cell's source as Jupyter stores it, line by line
+
+
+def _random_code_cell(rng: random.Random, data: dict) -> dict | None:
+    cells = [c for c in data["cells"] if c.get("cell_type") == "code"]
+    return rng.choice(cells) if cells else None
+
+
+def _cell_text(cell: dict) -> str:
+    return cell["source"] if isinstance(cell["source"], str) else "".join(cell["source"])
+
+
 def notebook_cell(rng: random.Random, raw: str) -> str:
     """A code cell's source mutated like a Python file (cells keep their line lists)."""
     data = json.loads(raw)
-    cells = [c for c in data["cells"] if c.get("cell_type") == "code"]
-    if not cells:
+    cell = _random_code_cell(rng, data)
+    if cell is None:
         return raw
-    cell = rng.choice(cells)
-    source = cell["source"] if isinstance(cell["source"], str) else "".join(cell["source"])
     kind = rng.choice(CHEAP_TEXT_KINDS)
-    new = TEXT_KINDS[kind](rng, source)
-    cell["source"] = re.findall(r"[^\n]*\n|[^\n]+$", new) if rng.random() < 0.8 else new
+    new = TEXT_KINDS[kind](rng, _cell_text(cell))
+    cell["source"] = _JUPYTER_LINES.findall(new) if rng.random() < 0.8 else new
     return json.dumps(data, indent=1, ensure_ascii=rng.random() < 0.5) + "\n"
 
 
 def notebook_magic(rng: random.Random, raw: str) -> str:
     """IPython syntax in a cell: %magics, %%cell magics, !shell, `obj?`."""
     data = json.loads(raw)
-    cells = [c for c in data["cells"] if c.get("cell_type") == "code"]
-    if not cells:
+    cell = _random_code_cell(rng, data)
+    if cell is None:
         return raw
-    cell = rng.choice(cells)
-    lines = re.findall(r"[^\n]*\n|[^\n]+$", "".join(cell["source"]) if isinstance(cell["source"], list)
-                       else cell["source"])
+    lines = _JUPYTER_LINES.findall(_cell_text(cell))
     magic = rng.choice(("%matplotlib inline\n", "%%time\n", "%%bash\n", "!pip install tensorflow\n", "model?\n",
                         "x = !ls\n", "    %time y = f(x)\n", "%%capture\n", "tf.GradientTape??\n"))
     at = 0 if magic.startswith("%%") else rng.randint(0, len(lines))
@@ -661,7 +669,7 @@ def make_sample(kind: str, prog: Program, seed: int) -> Sample:
 
 def _as_notebook(rng: random.Random, text: str) -> str:
     """A Python program cut into code cells at random top-level statement boundaries."""
-    lines = re.findall(r"[^\n]*\n|[^\n]+$", text)
+    lines = _JUPYTER_LINES.findall(text)
     cuts = sorted({0, len(lines), *(i for i, line in enumerate(lines) if line[:1].isalpha() and rng.random() < 0.2)})
     cells = [{"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [],
               "source": lines[a:b]} for a, b in zip(cuts, cuts[1:])]
