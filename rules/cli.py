@@ -722,9 +722,8 @@ def _start_worker(args: argparse.Namespace, config: Config) -> None:
 
 
 def _check_in_worker(item: tuple[str, Path]) -> "FileOutcome":
-    run = _worker_run
-    run.findings, run.diffs, run.fixed, run.failed, run.crashed, run.deferred_errors = [], [], 0, False, False, []
-    run.results = []
+    # A fresh run per file (empty findings and counts) that keeps the worker's jedi resolvers.
+    run = CheckRun(_worker_run.args, _worker_run.config, resolvers=_worker_run.resolvers, deferred_errors=[])
     _check_one(run, item)
     return FileOutcome(run.findings, run.diffs, run.fixed, run.failed, run.crashed, run.deferred_errors, run.results)
 

@@ -396,24 +396,18 @@ def _one_of(value: Any, allowed: tuple[Any, ...]) -> bool:
     return False
 
 
-def _literal(source: str) -> Any:
+def _literal(value: str | ast.AST) -> Any:
+    """The Python value of a literal argument, given as source text or an `ast` node, else _NOT_LITERAL."""
     try:
-        return ast.literal_eval(source.strip())
+        return ast.literal_eval(value.strip() if isinstance(value, str) else value)
     except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
         return _NOT_LITERAL
 
 
 def ast_arguments(call: ast.Call) -> list[Argument]:
     """The arguments of an `ast` call, in source order (positional ones come first)."""
-    positional = [Argument(None, star=isinstance(a, ast.Starred), literal=_ast_literal(a)) for a in call.args]
-    return positional + [Argument(k.arg, star=k.arg is None, literal=_ast_literal(k.value)) for k in call.keywords]
-
-
-def _ast_literal(node: ast.AST) -> Any:
-    try:
-        return ast.literal_eval(node)
-    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
-        return _NOT_LITERAL
+    positional = [Argument(None, star=isinstance(a, ast.Starred), literal=_literal(a)) for a in call.args]
+    return positional + [Argument(k.arg, star=k.arg is None, literal=_literal(k.value)) for k in call.keywords]
 
 
 def swap_call(call: cst.Call, numpy_name: str, tf_name: str = "tf") -> cst.Call | None:
