@@ -65,8 +65,8 @@ def build(lines: int) -> str:
 
 def measure(path: str, edits: int) -> dict:
     """Runs in the child process: one cold jedi pass, then warm passes after edits."""
-    from gradguard.rules.inference import Budget, JediResolver
-    from gradguard.rules.lint import lint
+    from gradguard.rules.model.inference import Budget, JediResolver
+    from gradguard.rules.api import lint
 
     source = Path(path).read_text()
     lint(source, path)  # imports and rule discovery happen once per process: not part of a pass

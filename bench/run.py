@@ -80,7 +80,7 @@ def _step(command: list[str], logs: Path) -> None:
 
 def setup(logs: Path) -> None:
     python = bin_path(VENV, "python")
-    probe = "import gradguard.rules.cli, gradguard.server, pygls, lsprotocol"
+    probe = "import gradguard.rules.app.cli, gradguard.server, pygls, lsprotocol"
     if not (python.exists() and subprocess.run([str(python), "-c", probe], capture_output=True).returncode == 0):
         log(f"setting up {VENV} (python3 -m venv .venv && pip install -e .)")
         _step([sys.executable, "-m", "venv", str(VENV)], logs)

@@ -1,93 +1,146 @@
-"""The analyzer's entry points: everything the CLI and the language server call.
+"""The analyzer's entry points: everything the CLI, the language server and the tests call.
 
-`analyze` never imports TensorFlow or the analysed code; it parses with `ast` and runs the
-gradient data-flow model, then asks each enabled rule for diagnostics.
+One path for every caller: parse (`source`), interpret (`model`), report each enabled rule's
+findings without the suppressed ones (`report`), and, for `fix_source`, the one fix loop (`fix`).
+Nothing here imports TensorFlow or the analysed code.
+
+`lint` is strict: a text that does not parse yields one E999 diagnostic, as a linter should.
+`lint_tolerant` is for an editor, where the text is half-typed most of the time: the lines that
+break the parse are blanked out (the rest keeps its positions) and the remainder is analysed, so
+a typo in one function does not hide the breaks found in all the others.
 """
 from __future__ import annotations
 
 import dataclasses
 import gc
-import re
+import logging
+import os
 from collections.abc import Callable, Sequence
 
-from .diagnostics import Diagnostic, Edit, Fix, Safety
-from .document import split_lines
+from .catalogue.registry import break_rules
+from .diagnostics import Diagnostic, Severity, Span
+from .fix.edits import apply_edits, apply_fixes, chosen_fix, non_conflicting_edits, non_conflicting_fixes, with_newline
+from .fix.loop import MAX_FIX_ROUNDS, PythonText, fix_until_stable
+from .model.engine import analyze_document
+from .project.config import Config
+from .report.diagnose import diagnostics_for
+from .report.suppression import suppressed
+from .source.document import PARSE_FAILURES, Document, parse
+from .source.recovery import parse_error, recover, unreliable_lines
+from .source.text import line_texts, newline_of
 
-MAX_FIX_ROUNDS = 10  # a fix may uncover the next break; a loop of fixes undoing each other stops
+log = logging.getLogger("gradguard.analysis")
+
+__all__ = [
+    "MAX_FIX_ROUNDS", "analyze", "findings", "apply_edits", "apply_fixes", "chosen_fix", "fix_source", "lint", "lint_tolerant",
+    "newline_of", "non_conflicting_edits", "non_conflicting_fixes", "syntax_error", "tune_garbage_collector",
+    "with_newline",
+]
+
 
 def analyze(source: str, path: str = "<stdin>", *, enabled: Callable[[str], bool] | None = None,
             resolver=None, budget=None, parser=None) -> list[Diagnostic]:
-    """Diagnostics for one Python source text, sorted by position.
+    """Diagnostics for one Python source text, sorted by position: the enabled rules' `findings`
+    without those a suppression comment hides.
 
-    `enabled(code)` filters rules (selection, ignores); suppression comments are applied here too.
-    `resolver` (inference.JediResolver) follows calls into other modules, within `budget`;
-    `parser` (incremental.IncrementalParser, the editor's) re-parses only what changed.
-    A source that does not parse raises `SyntaxError` (`document.PARSE_FAILURES`: also what CPython's
-    parser raises when it gives up on deep nesting); code nested deeper than the engine's
-    recursion follows raises `RecursionError`. `lint` reports all of them (E999).
+    `enabled(code)` selects rules (selection, ignores). A source that does not parse raises
+    `SyntaxError` (see `findings`); `lint` reports it as E999.
     """
-    from .engine import analyze_source
-
-    return analyze_source(source, path, enabled=enabled, resolver=resolver, budget=budget, parser=parser)
-
-
-def apply_edits(source: str, edits: Sequence[Edit]) -> str:
-    """Apply non-overlapping edits to `source`; edits are 1-based lines, character columns."""
-    lines = split_lines(source)
-    starts = [0]
-    for line in lines:
-        starts.append(starts[-1] + len(line))
-
-    def offset(line: int, col: int) -> int:
-        if line - 1 >= len(lines):
-            return len(source)
-        return starts[line - 1] + col
-
-    out = source
-    for edit in sorted(edits, key=lambda e: (e.span.line, e.span.col), reverse=True):
-        begin = offset(edit.span.line, edit.span.col)
-        end = offset(edit.span.end_line, edit.span.end_col)
-        out = out[:begin] + edit.new_text + out[end:]
-    return out
+    found = findings(source, path, resolver=resolver, budget=budget, parser=parser)
+    lines = line_texts(source)
+    return [d for d in found if (enabled is None or enabled(d.code)) and not suppressed(d, lines)]
 
 
-def apply_fixes(source: str, fixes: Sequence[Fix]) -> str:
-    """Apply several fixes at once, skipping any whose edits overlap an earlier one's."""
-    return apply_edits(source, non_conflicting_edits(fixes))
+def findings(source: str, path: str = "<stdin>", *, resolver=None, budget=None, parser=None) -> list[Diagnostic]:
+    """Every rule's findings for one Python source text, before selection and suppression.
+
+    `resolver` (model.inference.JediResolver) follows calls into other modules, within `budget`;
+    `parser` (source.incremental.IncrementalParser, the editor's) re-parses only what changed.
+    A source that does not parse raises `SyntaxError` (`source.document.PARSE_FAILURES`: also what
+    CPython's parser raises when it gives up on deep nesting); code nested deeper than the
+    engine's recursion follows raises `RecursionError`.
+    """
+    doc = Document(source, path, parser)
+    doc.tree  # raises SyntaxError for the caller
+    return diagnostics_for(analyze_document(doc, break_rules(), resolver, budget))
 
 
-def non_conflicting_fixes(fixes: Sequence[Fix]) -> list[Fix]:
-    """The fixes that can be applied together, in order: a fix that overlaps an earlier one waits."""
-    taken: list[Edit] = []
-    chosen: list[Fix] = []
-    for fix in fixes:
-        if any(_conflict(e, t) for e in fix.edits for t in taken):
-            continue
-        taken.extend(fix.edits)
-        chosen.append(fix)
-    return chosen
+def lint(source: str, path: str | os.PathLike, config: Config = Config(), config_path=None, *,
+         resolver=None, budget=None) -> list[Diagnostic]:
+    """Enabled, unsuppressed diagnostics with configured severities; E999 if `source` does not parse.
+
+    `config_path` is the path that per-file ignores match (defaults to `path`). `resolver` and
+    `budget` (see model/inference.py) let the analysis follow calls into other modules.
+    """
+    try:
+        return _configured(source, str(path), config, config_path or path, resolver, budget)
+    except PARSE_FAILURES as failure:  # parse first, ask why only when it fails: one parse, not two
+        error = syntax_error(source, str(path))
+        if error is not None:
+            return [error]
+        if isinstance(failure, RecursionError):
+            return _too_deep(path)
+        raise
 
 
-def non_conflicting_edits(fixes: Sequence[Fix]) -> list[Edit]:
-    return _dedupe([edit for fix in non_conflicting_fixes(fixes) for edit in fix.edits])
+def lint_tolerant(source: str, path: str | os.PathLike, config: Config = Config(), config_path=None, *,
+                  resolver=None, budget=None, parser=None) -> list[Diagnostic]:
+    """Like `lint`, but analyse what parses instead of reporting a syntax error.
+
+    Findings in a scope around a blanked line are dropped (`source.recovery.unreliable_lines`),
+    and so are fixes that touch a blanked line. When nothing can be recovered the result is empty.
+    """
+    try:
+        return _configured(source, str(path), config, config_path or path, resolver, budget, parser)
+    except PARSE_FAILURES as failure:
+        if parse_error(source) is None:
+            if isinstance(failure, RecursionError):
+                return _too_deep(path)
+            raise  # not a syntax problem: an analyzer bug the caller must see
+    recovered = recover(source)
+    if recovered is None:
+        return []
+    parsable, blanked = recovered
+    try:
+        found = _configured(parsable, str(path), config, config_path or path, resolver, budget)
+    except RecursionError:
+        return _too_deep(path)
+    unreliable = unreliable_lines(parse(parsable), blanked)
+    return [_without_fixes_touching(d, blanked) for d in found if not _touches(d, unreliable)]
 
 
-def _conflict(a: Edit, b: Edit) -> bool:
-    if a == b:
-        return False  # the same edit twice (e.g. one import added for two fixes) is applied once
-    return a.span.overlaps(b.span) or a.span == b.span
+def _configured(source: str, display: str, config: Config, config_path, resolver=None, budget=None,
+                parser=None) -> list[Diagnostic]:
+    found = analyze(source, display, enabled=lambda code: config.enabled(code, config_path),
+                    resolver=resolver, budget=budget, parser=parser)
+    return [dataclasses.replace(d, severity=config.severity_for(d.code, d.severity)) for d in found]
 
 
-def _dedupe(edits: list[Edit]) -> list[Edit]:
-    # Two fixes may both add `import tensorflow as tf` at the same place: keep one.
-    seen: set[tuple] = set()
-    out = []
-    for edit in edits:
-        key = (edit.span, edit.new_text)
-        if key not in seen:
-            seen.add(key)
-            out.append(edit)
-    return out
+def syntax_error(source: str, display: str = "<unknown>") -> Diagnostic | None:
+    error = parse_error(source, display)
+    if error is None:
+        return None
+    line, col, message = error
+    return Diagnostic("E999", Severity.ERROR, message, Span(line, col, line, col))
+
+
+def _too_deep(path) -> list[Diagnostic]:
+    """An expression nested beyond the analyzer's recursion limit: nothing is reported for the file."""
+    log.warning("%s: expressions nested too deeply to analyse; no findings for this file", path)
+    return []
+
+
+def _touches(diagnostic: Diagnostic, lines: frozenset[int]) -> bool:
+    return _any_on(lines, [diagnostic.span, *(r.span for r in diagnostic.related)])
+
+
+def _without_fixes_touching(diagnostic: Diagnostic, lines: frozenset[int]) -> Diagnostic:
+    fixes = tuple(fix for fix in diagnostic.fixes if not _any_on(lines, [e.span for e in fix.edits]))
+    return dataclasses.replace(diagnostic, fixes=fixes)
+
+
+def _any_on(lines: frozenset[int], spans: list[Span]) -> bool:
+    return any(span.line <= line <= span.end_line for span in spans for line in lines)
 
 
 def fix_source(
@@ -99,42 +152,12 @@ def fix_source(
     diagnose: Callable[[str], Sequence[Diagnostic]] | None = None,
     max_rounds: int = MAX_FIX_ROUNDS,
 ) -> str:
-    """Apply fixes until none is left (a fix may uncover the next break): what `--fix` does.
+    """The source after the fix loop (`fix.loop.fix_until_stable`): what `--fix` does to a file.
 
-    `diagnose` replaces `analyze` (the server passes its syntax-tolerant lint). Fixes write the
-    source's own line ending.
+    `diagnose` replaces `analyze` (the server passes its syntax-tolerant lint).
     """
     diagnose = diagnose or (lambda text: analyze(text, path, enabled=enabled))
-    newline = newline_of(source)
-    for _ in range(max_rounds):
-        fixes = [with_newline(fix, newline) for d in diagnose(source) if (fix := chosen_fix(d, unsafe))]
-        fixed = apply_fixes(source, fixes) if fixes else source
-        if fixed == source:
-            break
-        source = fixed
-    return source
-
-
-def newline_of(text: str) -> str:
-    """The line ending most of `text` uses ("\\r\\n", "\\n", or "\\r" alone in old Mac files)."""
-    if "\n" not in text and "\r" in text:
-        return "\r"
-    return "\r\n" if text.count("\r\n") * 2 > text.count("\n") else "\n"
-
-
-def with_newline(fix: Fix, newline: str) -> Fix:
-    """Fix edits write "\\n"; in a CRLF file they must write "\\r\\n" like the rest of it."""
-    if newline == "\n":
-        return fix
-    edits = tuple(Edit(e.span, re.sub(r"\r\n|\r|\n", newline, e.new_text)) for e in fix.edits)
-    return dataclasses.replace(fix, edits=edits)
-
-
-def chosen_fix(diagnostic: Diagnostic, unsafe: bool) -> Fix | None:
-    """The fix `--fix` applies: the preferred one, or the first safe one without `--unsafe-fixes`."""
-    if unsafe:
-        return diagnostic.fix
-    return next((f for f in diagnostic.fixes if f.safety is Safety.SAFE), None)
+    return fix_until_stable(PythonText(source), diagnose, unsafe=unsafe, max_rounds=max_rounds).target.source
 
 
 def tune_garbage_collector() -> None:

@@ -11,8 +11,8 @@ import re
 import sys
 from pathlib import Path
 
-from gradguard.rules import registry
-from gradguard.rules.docs import render_index, render_rule_doc
+from gradguard.rules.catalogue import registry
+from gradguard.rules.catalogue.docs import render_index, render_rule_doc
 
 DEFAULT_OUT = Path(__file__).resolve().parent.parent / "docs" / "rules"
 _RULE_PAGE = re.compile(r"^[A-Z]+[0-9]+\.md$")

@@ -1,4 +1,4 @@
-"""Generate ``rules/data/no_gradient_ops.json`` from the installed TensorFlow.
+"""Generate ``rules/model/data/no_gradient_ops.json`` from the installed TensorFlow.
 
 The data says which public TensorFlow (and ``keras.ops``) functions give *no*
 gradient (``None``) with respect to their float input, so that gradguard can
@@ -96,7 +96,7 @@ from pathlib import Path
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
-OUTPUT_PATH = REPO_ROOT / "rules" / "data" / "no_gradient_ops.json"
+OUTPUT_PATH = REPO_ROOT / "rules" / "model" / "data" / "no_gradient_ops.json"
 GENERATED_BY = "scripts/generate_no_gradient_ops.py"
 
 X_VALUES = [-1.7, -0.5, 0.2, 0.5, 1.5, 2.6]

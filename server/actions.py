@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from lsprotocol import types
 
 from gradguard.rules import api
-from gradguard.rules.suppression import suppression_edit
+from gradguard.rules.report.suppression import suppression_edit
 
 from . import analysis
 

@@ -7,18 +7,20 @@ joined in order as one program (the model built in cell 1, the tape in cell 4).
 from __future__ import annotations
 
 import bisect
-import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from lsprotocol import types
 from pygls.uris import from_fs_path
 
-from gradguard.rules import api, registry
-from gradguard.rules.config import Config
-from gradguard.rules.diagnostics import Diagnostic, Edit, Fix, Safety, Severity, Span
-from gradguard.rules.lint import lint_tolerant
-from gradguard.rules.notebook import join_cells, relabel_lines
+from gradguard.rules.api import lint_tolerant
+from gradguard.rules.catalogue import registry
+from gradguard.rules.diagnostics import Diagnostic, Fix, Safety, Severity, Span
+from gradguard.rules.fix.edits import with_newline
+from gradguard.rules.fix.loop import CellTexts, PythonText, fits_in_one_cell, fix_until_stable
+from gradguard.rules.project.config import Config
+from gradguard.rules.source.notebook import cell_at, join_cells, relabel_lines, within_one_cell
+from gradguard.rules.source.text import newline_of
 
 from .documents import Encoding, TextDocument
 
@@ -106,33 +108,16 @@ def analyze(snap: Snapshot, resolver=None, budget=None) -> Result:
     return Result(snap, found, by_uri, resolver is not None)
 
 
-def part_at(line: int, first_lines: Sequence[int]) -> int | None:
-    """The index of the part holding joined-source `line` (an empty cell holds no line)."""
-    index = bisect.bisect_right(first_lines, line) - 1
-    return index if index >= 0 else None
-
-
-def within_one_part(span: Span, first_lines: Sequence[int]) -> bool:
-    """The span starts and ends in one part (it may end at column 0 just past the part)."""
-    index = part_at(span.line, first_lines)
-    if index is None:
-        return False
-    if index + 1 == len(first_lines):
-        return True
-    following = first_lines[index + 1]
-    return span.end_line < following or (span.end_line == following and span.end_col == 0)
-
-
 def locate(span: Span, snap: Snapshot) -> tuple[Part, types.Range] | None:
     """The part a joined-source span starts in, and the span as a range of that part (clamped)."""
     first_lines = snap.first_lines
-    index = part_at(span.line, first_lines)
+    index = cell_at(span.line, first_lines)
     if index is None:
         return None
     part = snap.parts[index]
     doc, offset = part.document, part.first_line
     start = doc.position_at(span.line - offset, span.col, snap.encoding)
-    if not within_one_part(span, first_lines):
+    if not within_one_cell(span, first_lines):
         end = doc.position_at(doc.line_count, 0, snap.encoding)  # the end of this part
     else:
         end = doc.position_at(span.end_line - offset, span.end_col, snap.encoding)
@@ -155,12 +140,12 @@ def to_lsp(diagnostic: Diagnostic, snap: Snapshot) -> tuple[str, types.Diagnosti
         code_description=types.CodeDescription(href=rule.doc_url()) if rule else None,
         source=SOURCE,
         related_information=_related(diagnostic, snap) or None,
-        data={"fixes": [fix_data(fix, snap) for fix in diagnostic.fixes if _fits(fix, snap.first_lines)]},
+        data={"fixes": [fix_data(fix, snap) for fix in diagnostic.fixes if fits_in_one_cell(fix, snap.first_lines)]},
     )
 
 
 def _cell_of_line(line: int, snap: Snapshot) -> tuple[int, int] | None:
-    index = part_at(line, snap.first_lines)
+    index = cell_at(line, snap.first_lines)
     if index is None or index >= len(snap.cell_numbers):
         return None
     return snap.cell_numbers[index], line - snap.parts[index].first_line + 1
@@ -186,18 +171,12 @@ def _related(diagnostic: Diagnostic, snap: Snapshot) -> list[types.DiagnosticRel
 
 
 def fix_data(fix: Fix, snap: Snapshot) -> dict:
-    newline = "\n" if snap.notebook else api.newline_of(snap.source)
-    fix = api.with_newline(fix, newline)
+    fix = with_newline(fix, "\n" if snap.notebook else newline_of(snap.source))
     edits = []
     for edit in fix.edits:
         part, range_ = locate(edit.span, snap)
         edits.append({"uri": part.uri, "version": part.version, "range": range_json(range_), "newText": edit.new_text})
     return {"title": fix.title, "safe": fix.safety is Safety.SAFE, "preferred": fix.preferred, "edits": edits}
-
-
-def _fits(fix: Fix, first_lines: Sequence[int]) -> bool:
-    """Every edit lies inside one part (a notebook fix cannot straddle two cells)."""
-    return all(within_one_part(edit.span, first_lines) for edit in fix.edits)
 
 
 def range_json(range_: types.Range) -> dict:
@@ -206,32 +185,11 @@ def range_json(range_: types.Range) -> dict:
 
 
 def fixed_texts(snap: Snapshot, unsafe: bool = False) -> list[str]:
-    """Each part's text after the fix-all loop (safe fixes only unless `unsafe`).
-
-    Works on the parts' texts round by round, so fixes that add lines (an import) never shift
-    another cell's positions.
-    """
+    """Each part's text after the one fix loop (safe fixes only unless `unsafe`)."""
     texts = [part.document.text for part in snap.parts]
-    newline = "\n" if snap.notebook else api.newline_of(texts[0])
-    for _ in range(api.MAX_FIX_ROUNDS):
-        source, first_lines = join_texts(texts, snap.notebook)
-        fixes = [api.with_newline(fix, newline) for d in snap.diagnose(source) if (fix := api.chosen_fix(d, unsafe))]
-        chosen = api.non_conflicting_fixes([fix for fix in fixes if _fits(fix, first_lines)])
-        new_texts = _apply_per_part(texts, first_lines, chosen)
-        if new_texts == texts:
-            break
-        texts = new_texts
-    return texts
-
-
-def _apply_per_part(texts: list[str], first_lines: Sequence[int], fixes: Sequence[Fix]) -> list[str]:
-    per_part: dict[int, list[Edit]] = {}
-    for edit in api.non_conflicting_edits(fixes):
-        index = part_at(edit.span.line, first_lines)
-        shift = first_lines[index] - 1
-        span = dataclasses.replace(edit.span, line=edit.span.line - shift, end_line=edit.span.end_line - shift)
-        per_part.setdefault(index, []).append(Edit(span, edit.new_text))
-    return [api.apply_edits(text, per_part[i]) if i in per_part else text for i, text in enumerate(texts)]
+    target = CellTexts(tuple(texts)) if snap.notebook else PythonText(texts[0])
+    fixed = fix_until_stable(target, snap.diagnose, unsafe=unsafe).target
+    return list(fixed.texts) if snap.notebook else [fixed.text]
 
 
 def text_edit(document: TextDocument, new_text: str, encoding: Encoding) -> types.TextEdit | None:

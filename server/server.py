@@ -19,9 +19,9 @@ from pygls.protocol.language_server import lsp_method
 from pygls.uris import to_fs_path
 
 from gradguard.rules import __version__
-from gradguard.rules.config import Config, ConfigError
-from gradguard.rules.incremental import IncrementalParser
-from gradguard.rules.inference import Budget, JediResolver
+from gradguard.rules.project.config import Config, ConfigError
+from gradguard.rules.source.incremental import IncrementalParser
+from gradguard.rules.model.inference import Budget, JediResolver
 
 from . import actions, analysis
 from .analysis import Result, Snapshot

@@ -13,7 +13,7 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from gradguard.rules.config import Checker, Config, ConfigError, load_config
+from gradguard.rules.project.config import Checker, Config, ConfigError, load_config
 
 SECTION = "gradguard"
 

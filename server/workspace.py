@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING
 from lsprotocol import types
 from pygls.uris import from_fs_path, to_fs_path
 
-from gradguard.rules.cli import Walk
-from gradguard.rules.config import ConfigError
+from gradguard.rules.project.files import Walk
+from gradguard.rules.project.config import ConfigError
 
 from . import analysis
 from .documents import TextDocument

@@ -20,9 +20,11 @@ from pathlib import Path
 
 import pytest
 
-from gradguard.rules import __version__, api, cli, registry
+from gradguard.rules import __version__, api
+from gradguard.rules.app import cli, files
+from gradguard.rules.catalogue import registry
 from gradguard.rules.diagnostics import Diagnostic, Edit, Fix, Safety, Severity, Span
-from gradguard.rules.rule import Rule
+from gradguard.rules.catalogue.rule import Rule
 
 PROGRAMS = Path(__file__).resolve().parent / "programs"
 
@@ -44,7 +46,7 @@ class FakeCast(FakeNumpy):
     fixed_outcome = "nofix"
 
 
-def fake_analyze(source, path="<stdin>", *, enabled=None, **_):
+def fake_findings(source, path="<stdin>", *, enabled=None, **_):
     ast.parse(source)  # like the real engine: a source that does not parse raises SyntaxError
     found = []
     for number, line in enumerate(re.split(r"\r\n|\r|\n", source), 1):
@@ -70,7 +72,7 @@ def fake_engine(request, monkeypatch, tmp_path):
     monkeypatch.chdir(tmp_path)
     if "real_engine" in request.fixturenames:
         return
-    monkeypatch.setattr(api, "analyze", fake_analyze)
+    monkeypatch.setattr(api, "findings", fake_findings)
     monkeypatch.setattr(registry, "all_rules", lambda: (FakeCast, FakeNumpy))
 
 
@@ -322,7 +324,7 @@ def test_fix_loop_stops_after_ten_rounds(capsys, monkeypatch):
         fix = Fix("grow", Safety.SAFE, (Edit(Span(1, end, 1, end), "#"),))
         return [Diagnostic("GG999", Severity.ERROR, "again", Span(1, 0, 1, 1), fixes=(fix,))]
 
-    monkeypatch.setattr(api, "analyze", never_done)
+    monkeypatch.setattr(api, "findings", never_done)
     write("a.py", "x = 1\n")
     code, out, _ = run(capsys, "check", "--fix", "a.py")
     assert Path("a.py").read_text() == "x = 1" + "#" * 10 + "\n"
@@ -337,7 +339,7 @@ def test_fix_keeps_crlf_and_bom(capsys, monkeypatch):
         fix = Fix("import", Safety.SAFE, (Edit(Span(1, 0, 1, 0), "import tensorflow as tf\n"),))
         return [Diagnostic("GG999", Severity.ERROR, "m", Span(1, 0, 1, 1), fixes=(fix,))]
 
-    monkeypatch.setattr(api, "analyze", add_line)
+    monkeypatch.setattr(api, "findings", add_line)
     Path("a.py").write_bytes(b"\xef\xbb\xbfy = 1\r\nz = 2\r\n")
     assert run(capsys, "check", "--fix", "a.py")[0] == 0
     assert Path("a.py").read_bytes() == b"\xef\xbb\xbfimport tensorflow as tf\r\ny = 1\r\nz = 2\r\n"
@@ -385,7 +387,7 @@ def test_failed_replace_leaves_the_original_and_no_temp_file(capsys, monkeypatch
     def broken_replace(src, dst):
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(cli.os, "replace", broken_replace)
+    monkeypatch.setattr(files.os, "replace", broken_replace)
     code, out, err = run(capsys, "check", "--fix", "a.py")
     assert code == 2
     assert "gradguard: a.py: cannot write fixes: No space left on device" in err
@@ -399,9 +401,9 @@ def test_file_changed_since_read_is_not_overwritten(capsys, monkeypatch):
     def editor_saves_meanwhile(source, path_="<stdin>", *, enabled=None, **_):
         if "edited" not in path.read_text():
             path.write_text("edited = True\n")
-        return fake_analyze(source, path_, enabled=enabled)
+        return fake_findings(source, path_, enabled=enabled)
 
-    monkeypatch.setattr(api, "analyze", editor_saves_meanwhile)
+    monkeypatch.setattr(api, "findings", editor_saves_meanwhile)
     code, _, err = run(capsys, "check", "--fix", "a.py")
     assert code == 2
     assert "a.py: changed on disk since it was read; fixes not written" in err
@@ -474,9 +476,9 @@ def test_analyzer_crash_on_one_file_is_an_internal_error(capsys, monkeypatch):
     def crash_on_b(source, path="<stdin>", *, enabled=None, **_):
         if "boom" in source:
             raise RuntimeError("engine exploded")
-        return fake_analyze(source, path, enabled=enabled)
+        return fake_findings(source, path, enabled=enabled)
 
-    monkeypatch.setattr(api, "analyze", crash_on_b)
+    monkeypatch.setattr(api, "findings", crash_on_b)
     write("a.py", BAD)
     write("b.py", "boom = 1\n")
     code, out, err = run(capsys, "check", ".")
@@ -640,9 +642,9 @@ def test_notebook_fix_across_two_cells_is_skipped(capsys, monkeypatch):
     def with_cross_cell_fix(source, path="<stdin>", *, enabled=None, **_):
         across = Fix("join cells", Safety.SAFE, (Edit(Span(1, 0, 2, 1), ""),))
         diag = Diagnostic("GG998", Severity.ERROR, "across", Span(1, 0, 1, 1), fixes=(across,))
-        return sorted(fake_analyze(source, path) + [diag], key=lambda d: d.span)
+        return sorted(fake_findings(source, path) + [diag], key=lambda d: d.span)
 
-    monkeypatch.setattr(api, "analyze", with_cross_cell_fix)
+    monkeypatch.setattr(api, "findings", with_cross_cell_fix)
     write("nb.ipynb", notebook(["a = 1\n"], ["y = x.numpy()\n"]))
     code, out, _ = run(capsys, "check", "--fix", "nb.ipynb")
     cells = json.loads(Path("nb.ipynb").read_text())["cells"]
@@ -780,9 +782,9 @@ def test_worker_processes_report_exactly_what_one_process_does(capsys, monkeypat
     def crash_on_boom(source, path="<stdin>", *, enabled=None, **_):
         if "boom" in source:
             raise RuntimeError("engine exploded")
-        return fake_analyze(source, path, enabled=enabled)
+        return fake_findings(source, path, enabled=enabled)
 
-    monkeypatch.setattr(api, "analyze", crash_on_boom)
+    monkeypatch.setattr(api, "findings", crash_on_boom)
     _mixed_folder()
     shutil.copytree("pkg", "copy")
     Path("pkg/m5.py").chmod(0o444)  # a file --fix cannot write
@@ -802,7 +804,7 @@ def test_jobs_must_be_a_positive_number(capsys):
 
 
 def test_small_inputs_use_one_process_and_big_ones_one_per_core(monkeypatch):
-    from gradguard.rules import parallel
+    from gradguard.rules.app import parallel
 
     monkeypatch.setattr(parallel, "available_cores", lambda: 4)
     assert parallel.worker_count(None, [2_000] * 10) == 1       # 20 kB: forking costs more than it saves
@@ -818,7 +820,7 @@ def _exit_on_three(item):
 
 
 def test_a_worker_that_dies_is_reported_with_the_results_before_it():
-    from gradguard.rules import parallel
+    from gradguard.rules.app import parallel
 
     results = []
     with pytest.raises(parallel.WorkerDied) as died:
@@ -828,7 +830,7 @@ def test_a_worker_that_dies_is_reported_with_the_results_before_it():
 
 
 def test_a_dead_worker_leaves_no_file_unchecked(capsys, monkeypatch):
-    from gradguard.rules import parallel
+    from gradguard.rules.app import parallel
 
     def dies_after_two(function, items, jobs, initializer, initargs):
         initializer(*initargs)
@@ -856,9 +858,9 @@ def analysed(monkeypatch):
 
     def counting(source, path="<stdin>", *, enabled=None, **_):
         paths.append(str(path))
-        return fake_analyze(source, path, enabled=enabled)
+        return fake_findings(source, path, enabled=enabled)
 
-    monkeypatch.setattr(api, "analyze", counting)
+    monkeypatch.setattr(api, "findings", counting)
     return paths
 
 

@@ -5,8 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from gradguard.rules import registry
-from gradguard.rules.config import (
+from gradguard.rules.catalogue import registry
+from gradguard.rules.project.config import (
     Config,
     ConfigError,
     GitIgnore,
@@ -16,7 +16,7 @@ from gradguard.rules.config import (
     load_config_file,
 )
 from gradguard.rules.diagnostics import Severity
-from gradguard.rules.rule import Rule
+from gradguard.rules.catalogue.rule import Rule
 
 CODES = ("GG101", "GG102", "GG201", "GG202", "GG401")
 

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from gradguard.rules.inference import Budget, JediResolver
-from gradguard.rules.lint import lint
+from gradguard.rules.model.inference import Budget, JediResolver
+from gradguard.rules.api import lint
 
 PROJECT = Path(__file__).parent / "crossmodule" / "project"
 PROGRAMS = sorted(p for p in PROJECT.iterdir() if p.suffix in (".py", ".ipynb"))
@@ -143,7 +143,7 @@ def test_jedi_failures_degrade_to_the_one_file_result_and_are_logged_once(error,
 
 
 def test_cli_follows_helpers_unless_told_not_to(capsys, monkeypatch):
-    from gradguard.rules.cli import main
+    from gradguard.rules.app.cli import main
 
     monkeypatch.chdir(PROJECT)
     assert main(["check", "-q", "bad_helper_to_numpy.py"]) == 1
@@ -155,7 +155,7 @@ def test_results_jedi_helped_with_are_not_cached(capsys, monkeypatch, tmp_path):
     """They depend on the modules jedi followed, which the cache's key does not cover."""
     import json
 
-    from gradguard.rules.cli import main
+    from gradguard.rules.app.cli import main
 
     monkeypatch.chdir(PROJECT)
     monkeypatch.setenv("GRADGUARD_CACHE_DIR", str(tmp_path))

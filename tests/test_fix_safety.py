@@ -22,7 +22,8 @@ from pathlib import Path
 
 import pytest
 
-from gradguard.rules import api, cli
+from gradguard.rules import api
+from gradguard.rules.app import check, cli, files
 
 PROGRAMS = Path(__file__).resolve().parent / "programs"
 SAFE = (PROGRAMS / "bad_saliency_constant_input.py").read_text()    # GG306: a safe fix that adds a line
@@ -83,7 +84,7 @@ def test_a_failing_rename_leaves_the_old_file_and_no_temp_file(capsys, monkeypat
     def full_disk(src, dst):
         raise OSError(errno.ENOSPC, "No space left on device")
 
-    monkeypatch.setattr(cli.os, "replace", full_disk)
+    monkeypatch.setattr(files.os, "replace", full_disk)
     code, out, err = fix(capsys, "a.py")
     assert code == 2 and "gradguard: a.py: cannot write fixes: No space left on device" in err
     assert Path("a.py").read_text() == SAFE and listing() == ["a.py"]
@@ -100,7 +101,7 @@ class HalfWrite(io.FileIO):
 
 def test_a_write_failing_halfway_leaves_the_old_file(capsys, monkeypatch):
     Path("a.py").write_text(SAFE)
-    monkeypatch.setattr(cli.os, "fdopen", lambda fd, mode: HalfWrite(fd, "wb"))
+    monkeypatch.setattr(files.os, "fdopen", lambda fd, mode: HalfWrite(fd, "wb"))
     code, _, err = fix(capsys, "a.py")
     assert code == 2 and "cannot write fixes: No space left on device" in err
     assert Path("a.py").read_text() == SAFE and listing() == ["a.py"]
@@ -112,7 +113,7 @@ def test_a_failing_fsync_leaves_the_old_file(capsys, monkeypatch):
     def broken(fd):
         raise OSError(errno.EIO, "Input/output error")
 
-    monkeypatch.setattr(cli.os, "fsync", broken)
+    monkeypatch.setattr(files.os, "fsync", broken)
     code, _, err = fix(capsys, "a.py")
     assert code == 2 and "cannot write fixes: Input/output error" in err
     assert Path("a.py").read_text() == SAFE and listing() == ["a.py"]
@@ -124,7 +125,7 @@ def test_ctrl_c_during_the_write_leaves_the_old_file(capsys, monkeypatch):
     def interrupted(fd):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(cli.os, "fsync", interrupted)
+    monkeypatch.setattr(files.os, "fsync", interrupted)
     assert cli.main(["check", *OPTIONS, "--fix", "a.py"]) == 130
     assert "gradguard: interrupted" in capsys.readouterr().err
     assert Path("a.py").read_text() == SAFE and listing() == ["a.py"]
@@ -132,7 +133,7 @@ def test_ctrl_c_during_the_write_leaves_the_old_file(capsys, monkeypatch):
 
 KILLER = """\
 import os, signal, sys
-from gradguard.rules import cli
+from gradguard.rules.app import check, cli, files
 
 real_fsync, real_replace = os.fsync, os.replace
 
@@ -185,7 +186,7 @@ def test_a_process_killed_at_random_moments_leaves_every_file_old_or_new(tmp_pat
         folder.mkdir()
         for number in range(30):
             (folder / f"m{number:02}.py").write_text(UNSAFE)
-        process = subprocess.Popen([sys.executable, "-m", "gradguard.rules.cli", "check", *OPTIONS, "--fix",
+        process = subprocess.Popen([sys.executable, "-m", "gradguard.rules.app.cli", "check", *OPTIONS, "--fix",
                                     "--unsafe-fixes", "-q", str(folder)],
                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         time.sleep(rng.uniform(0.3, 1.2))
@@ -204,14 +205,14 @@ def test_a_process_killed_at_random_moments_leaves_every_file_old_or_new(tmp_pat
 def test_a_file_saved_by_an_editor_during_the_analysis_is_not_overwritten(capsys, monkeypatch):
     path = Path("a.py")
     path.write_text(SAFE)
-    real = cli.fix_document
+    real = check.fix_document
 
     def editor_saves_meanwhile(*args, **kwargs):
         result = real(*args, **kwargs)
         path.write_text(SAFE + "# edited in the editor\n")
         return result
 
-    monkeypatch.setattr(cli, "fix_document", editor_saves_meanwhile)
+    monkeypatch.setattr(check, "fix_document", editor_saves_meanwhile)
     code, _, err = fix(capsys, "a.py")
     assert code == 2 and "gradguard: a.py: changed on disk since it was read; fixes not written" in err
     assert path.read_text() == SAFE + "# edited in the editor\n" and listing() == ["a.py"]
@@ -230,7 +231,7 @@ def test_a_file_saved_by_an_editor_during_the_write_is_not_overwritten(capsys, m
             saved.append(True)
         return real(fd)
 
-    monkeypatch.setattr(cli.os, "fsync", editor_saves_during_the_write)
+    monkeypatch.setattr(files.os, "fsync", editor_saves_during_the_write)
     code, _, err = fix(capsys, "a.py")
     assert code == 2 and "changed on disk since it was read; fixes not written" in err
     assert path.read_text() == "# the editor's version\n" and listing() == ["a.py"]
@@ -238,13 +239,13 @@ def test_a_file_saved_by_an_editor_during_the_write_is_not_overwritten(capsys, m
 
 def test_a_file_deleted_during_the_analysis_is_reported_and_not_recreated(capsys, monkeypatch):
     Path("a.py").write_text(SAFE)
-    real = cli.fix_document
+    real = check.fix_document
 
     def deleted_meanwhile(*args, **kwargs):
         Path("a.py").unlink()
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(cli, "fix_document", deleted_meanwhile)
+    monkeypatch.setattr(check, "fix_document", deleted_meanwhile)
     code, _, err = fix(capsys, "a.py")
     assert code == 2 and "gradguard: a.py: cannot write fixes: No such file or directory" in err
     assert listing() == []
@@ -349,14 +350,14 @@ def test_a_read_only_folder_is_reported_and_the_other_files_still_fixed(capsys, 
     Path("locked").mkdir()
     Path("locked/a.py").write_text(SAFE)
     Path("b.py").write_text(SAFE)
-    real = cli.tempfile.mkstemp
+    real = files.tempfile.mkstemp
 
     def mkstemp(dir=None, **kwargs):
         if Path(dir).name == "locked":
             raise PermissionError(errno.EACCES, "Permission denied")
         return real(dir=dir, **kwargs)
 
-    monkeypatch.setattr(cli.tempfile, "mkstemp", mkstemp)
+    monkeypatch.setattr(files.tempfile, "mkstemp", mkstemp)
     code, _, err = fix(capsys, ".")
     assert code == 2 and "gradguard: locked/a.py: cannot write fixes: Permission denied" in err
     assert Path("locked/a.py").read_text() == SAFE and Path("b.py").read_text() == SAFE_FIXED
@@ -370,7 +371,7 @@ def _as_nobody() -> list[str] | None:
     if setpriv is None:
         return None
     prefix = [setpriv, "--reuid=65534", "--regid=65534", "--clear-groups"]
-    probe = subprocess.run([*prefix, sys.executable, "-c", "import gradguard.rules.cli"], capture_output=True)
+    probe = subprocess.run([*prefix, sys.executable, "-c", "import gradguard.rules.app.cli"], capture_output=True)
     return prefix if probe.returncode == 0 else None
 
 
@@ -394,7 +395,7 @@ def test_read_only_files_and_folders_for_a_real_unprivileged_user(tmp_path):
         shared.chmod(0o755)
         (shared / "locked").chmod(0o555)
         env = {**os.environ, "HOME": str(shared), "PYTHONDONTWRITEBYTECODE": "1"}
-        result = subprocess.run([*prefix, sys.executable, "-m", "gradguard.rules.cli", "check", *OPTIONS, "--fix",
+        result = subprocess.run([*prefix, sys.executable, "-m", "gradguard.rules.app.cli", "check", *OPTIONS, "--fix",
                                  str(shared)], capture_output=True, text=True, env=env, cwd=shared, timeout=120)
         err = result.stderr
         assert result.returncode == 2 and "Traceback" not in err and "internal error" not in err, err
@@ -506,10 +507,10 @@ def test_the_writer_itself(tmp_path):
     """write_atomic's contract directly: None on success, else the reason, the file untouched."""
     path = tmp_path / "w.py"
     path.write_bytes(b"old\n")
-    assert cli.write_atomic(path, b"stale\n", b"new\n") == cli.CHANGED_ON_DISK
-    assert cli.write_atomic(path, b"old\n", b"new\n") is None and path.read_bytes() == b"new\n"
+    assert files.write_atomic(path, b"stale\n", b"new\n") == files.CHANGED_ON_DISK
+    assert files.write_atomic(path, b"old\n", b"new\n") is None and path.read_bytes() == b"new\n"
     path.chmod(0o444)
-    assert cli.write_atomic(path, b"new\n", b"newer\n") == "file is read-only; fixes not written"
+    assert files.write_atomic(path, b"new\n", b"newer\n") == "file is read-only; fixes not written"
     assert path.read_bytes() == b"new\n"
-    assert cli.write_atomic(tmp_path / "missing.py", b"", b"x") == "cannot write fixes: No such file or directory"
+    assert files.write_atomic(tmp_path / "missing.py", b"", b"x") == "cannot write fixes: No such file or directory"
     assert listing(tmp_path) == ["w.py"]

@@ -7,7 +7,7 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gradguard.rules.incremental import IncrementalParser
+from gradguard.rules.source.incremental import IncrementalParser
 
 PROGRAMS = sorted((Path(__file__).parent / "programs").glob("*.py"))
 EDITS = st.sampled_from(["x", " ", "(", ")", ":", "#", "\t", "é", "0", "\n", "", "'", "\\"])
@@ -63,7 +63,7 @@ def test_typing_inside_one_function_reparses_only_that_function():
 @given(st.sampled_from(PROGRAMS), st.lists(st.tuples(st.floats(0, 1), st.integers(0, 200), EDITS),
                                            min_size=1, max_size=6))
 def test_node_index_is_the_full_walk(path, edits):
-    from gradguard.rules.document import Document
+    from gradguard.rules.source.document import Document
 
     source = path.read_text(encoding="utf-8")
     parser = IncrementalParser()

@@ -1,7 +1,8 @@
 """lint (strict, for the CLI) and lint_tolerant (for an editor, where code is half-typed)."""
 from __future__ import annotations
 
-from gradguard.rules.lint import lint, lint_tolerant, recover
+from gradguard.rules.api import lint, lint_tolerant
+from gradguard.rules.source.recovery import recover
 
 BROKEN_STEP = '''\
 import tensorflow as tf

@@ -15,7 +15,7 @@ sys.path.insert(0, str(REPO_ROOT / "scripts"))
 
 import generate_no_gradient_ops  # noqa: E402
 
-DATA_PATH = REPO_ROOT / "rules" / "data" / "no_gradient_ops.json"
+DATA_PATH = REPO_ROOT / "rules" / "model" / "data" / "no_gradient_ops.json"
 REGENERATE = "re-run `python scripts/generate_no_gradient_ops.py`"
 
 MUST_INCLUDE = {

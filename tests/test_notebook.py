@@ -1,4 +1,5 @@
-"""Notebooks as one Python source, and edits written back into their cells (rules/notebook.py)."""
+"""Notebooks as one Python source (rules/source/notebook.py), and edits written back into their cells
+(rules/fix/loop.py)."""
 from __future__ import annotations
 
 import ast
@@ -8,7 +9,9 @@ import pytest
 
 from gradguard.rules.api import apply_edits
 from gradguard.rules.diagnostics import Edit, Fix, Safety, Span
-from gradguard.rules.notebook import Notebook, NotebookError, python_lines
+from gradguard.rules.fix.edits import non_conflicting_edits
+from gradguard.rules.fix.loop import notebook_with_edits
+from gradguard.rules.source.notebook import Notebook, NotebookError, python_lines
 
 
 def code(source, **extra):
@@ -109,7 +112,7 @@ def test_edit_appending_at_the_end_goes_to_the_last_cell():
 
 def test_apply_writes_cells_back_and_keeps_everything_else():
     notebook = Notebook(NB)
-    out = notebook.apply([Edit(Span(4, 9, 4, 17), ""), Edit(Span(1, 0, 1, 0), "import numpy as np\n")])
+    out = notebook_with_edits(notebook, [Edit(Span(4, 9, 4, 17), ""), Edit(Span(1, 0, 1, 0), "import numpy as np\n")])
     data, before = json.loads(out), json.loads(NB)
     assert data["cells"][2]["source"] == ["with tf.GradientTape() as tape:\n", "    y = x\n"]
     assert data["cells"][0]["source"] == ["import numpy as np\n", "import tensorflow as tf\n", "x = tf.ones(3)"]
@@ -124,21 +127,21 @@ def test_apply_writes_cells_back_and_keeps_everything_else():
 
 def test_apply_keeps_a_wider_indent():
     text = notebook_text(code(["y = x.numpy()\n"]), indent=2)
-    out = Notebook(text).apply([Edit(Span(1, 5, 1, 13), "")])
+    out = notebook_with_edits(Notebook(text), [Edit(Span(1, 5, 1, 13), "")])
     assert out == text.replace("x.numpy()", "x")
 
 
 def test_apply_matches_plain_edits_on_the_joined_source():
     notebook = Notebook(NB)
     edits = [Edit(Span(4, 9, 4, 17), ""), Edit(Span(2, 4, 2, 14), "tf.zeros(3)")]
-    assert Notebook(notebook.apply(edits)).source == apply_edits(notebook.source, edits)
+    assert Notebook(notebook_with_edits(notebook, edits)).source == apply_edits(notebook.source, edits)
 
 
 def test_apply_fixes_skips_conflicting_fixes():
     notebook = Notebook(NB)
     first = Fix("drop", Safety.SAFE, (Edit(Span(4, 9, 4, 17), ""),))
     clash = Fix("other", Safety.SAFE, (Edit(Span(4, 10, 4, 12), "zz"),))
-    out = Notebook(notebook.apply_fixes([first, clash]))
+    out = Notebook(notebook_with_edits(notebook, non_conflicting_edits([first, clash])))
     assert out.source.splitlines()[3] == "    y = x"
 
 
@@ -163,7 +166,7 @@ def test_bad_notebooks_raise_notebook_error(text, message):
 
 
 def test_messages_name_cells_not_joined_lines():
-    from gradguard.rules.notebook import relabel_lines
+    from gradguard.rules.source.notebook import relabel_lines
 
     cells = {12: (4, 2), 14: (4, 4)}
     assert relabel_lines("the loss given to `tape.gradient` on line 12 gets none", cells.get) == \

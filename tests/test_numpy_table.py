@@ -20,7 +20,7 @@ import pytest  # noqa: E402
 import tensorflow as tf  # noqa: E402
 
 
-from gradguard.rules import numpy_table  # noqa: E402
+from gradguard.rules.catalogue import numpy_table  # noqa: E402
 
 SWAPS = numpy_table.SWAPS
 swap_call = numpy_table.swap_call

@@ -7,11 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from gradguard.rules import __version__, registry
+from gradguard.rules import __version__
+from gradguard.rules.catalogue import registry
 from gradguard.rules.diagnostics import Diagnostic, Edit, Fix, Related, Safety, Severity, Span
-from gradguard.rules.docs import render_index, render_rule_doc
-from gradguard.rules.notebook import Notebook
-from gradguard.rules.output import (
+from gradguard.rules.catalogue.docs import render_index, render_rule_doc
+from gradguard.rules.source.notebook import Notebook
+from gradguard.rules.app.output import (
     format_github,
     format_json,
     format_sarif,
@@ -20,7 +21,7 @@ from gradguard.rules.output import (
     render,
     summary_line,
 )
-from gradguard.rules.rule import Rule
+from gradguard.rules.catalogue.rule import Rule
 
 ROOT = Path(__file__).resolve().parent.parent
 

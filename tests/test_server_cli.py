@@ -30,7 +30,7 @@ def _read_message(stream) -> dict:
 
 
 def test_version_is_printed_by_both_entry_points():
-    for command in (["-m", "gradguard.server", "--version"], ["-m", "gradguard.rules.cli", "server", "--version"]):
+    for command in (["-m", "gradguard.server", "--version"], ["-m", "gradguard.rules.app.cli", "server", "--version"]):
         result = subprocess.run([sys.executable, *command], capture_output=True, text=True, timeout=60)
         assert result.returncode == 0 and result.stdout.strip() == f"gradguard {__version__}", result
 

@@ -5,7 +5,7 @@ import pytest
 
 from gradguard.rules.api import apply_edits
 from gradguard.rules.diagnostics import Diagnostic, Severity, Span
-from gradguard.rules.suppression import line_suppressions, suppressed, suppression_edit
+from gradguard.rules.report.suppression import line_suppressions, suppressed, suppression_edit
 
 
 def diag(code: str = "GG101", line: int = 1) -> Diagnostic:

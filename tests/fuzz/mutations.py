@@ -50,7 +50,7 @@ class Program:
 
 @lru_cache(maxsize=1)
 def corpus() -> tuple[Program, ...]:
-    from gradguard.rules.notebook import Notebook
+    from gradguard.rules.source.notebook import Notebook
 
     programs = []
     for path in sorted(PROGRAMS.iterdir()):

@@ -38,12 +38,13 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-from gradguard.rules import api, cli
-from gradguard.rules.config import Config
+from gradguard.rules import api
+from gradguard.rules.app import cli
+from gradguard.rules.project.config import Config
 from gradguard.rules.diagnostics import Diagnostic, Span
-from gradguard.rules.lint import lint, lint_tolerant
-from gradguard.rules.document import PARSE_FAILURES
-from gradguard.rules.notebook import Notebook, NotebookError
+from gradguard.rules.api import lint, lint_tolerant
+from gradguard.rules.source.document import PARSE_FAILURES
+from gradguard.rules.source.notebook import Notebook, NotebookError
 
 from mutations import HEAVY_KINDS, Sample
 

@@ -19,8 +19,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gradguard.rules import api, cli
-from gradguard.rules.lint import lint, lint_tolerant
+from gradguard.rules import api
+from gradguard.rules.app import cli
+from gradguard.rules.api import lint, lint_tolerant
 
 from mutations import (ALL_KINDS, CHEAP_TEXT_KINDS, HEAVY_KINDS, HUGE_LINES, TEXT_KINDS, corpus, make_sample,
                        program)
@@ -237,7 +238,7 @@ def _nested_loops(depth: int) -> str:
 
 
 def test_nested_loops_are_not_walked_2_to_the_depth_times(monkeypatch):
-    from gradguard.rules.engine import Engine
+    from gradguard.rules.model.engine import Engine
 
     executed = []
     original = Engine.exec_stmt
@@ -297,10 +298,10 @@ def test_a_model_lookalike_called_after_numpy_does_not_crash_gg302():
 
 def test_notebook_cells_with_cr_line_endings_keep_their_positions():
     """A cell written with lone "\\r" endings counted as one line: every later position moved."""
-    from gradguard.rules.notebook import Notebook, join_cells
+    from gradguard.rules.source.notebook import Notebook, join_cells
     from gradguard.server import analysis
     from gradguard.server.documents import Encoding, TextDocument
-    from gradguard.rules.config import Config
+    from gradguard.rules.project.config import Config
 
     first = "import tensorflow as tf\rimport numpy as np\rx = tf.Variable(1.0)\r"
     second = "with tf.GradientTape() as tape:\n    loss = np.sum(x * 2.0)\ng = tape.gradient(loss, [x])\n"
@@ -320,7 +321,7 @@ def test_a_notebook_cell_too_deep_for_pythons_parser_does_not_crash_the_server()
     """The server joined a notebook's cells and asked whether each parses: a cell nested deeper
     than CPython's parser goes raised RecursionError there and the notebook got no diagnostics.
     (A stale known-bug entry hid it from the fuzzer until the list was emptied.)"""
-    from gradguard.rules.config import Config
+    from gradguard.rules.project.config import Config
     from gradguard.server import analysis
     from gradguard.server.documents import Encoding, TextDocument
 

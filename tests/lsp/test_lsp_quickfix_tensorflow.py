@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 from lsprotocol import types
 
-from gradguard.rules.registry import all_rules
+from gradguard.rules.catalogue.registry import all_rules
 from lsp_harness import apply_text_edits, edits_for, lsp_session, open_file, wait_for_diagnostics
 
 FIXABLE = [rule for rule in all_rules() if rule.fixed_outcome != "nofix"]

@@ -105,7 +105,7 @@ class Session:
 
 def _check(path: Path) -> list[dict]:
     """`gradguard check --format json` of one file, as the CLI reports it."""
-    run = subprocess.run([sys.executable, "-c", "from gradguard.rules.cli import main; raise SystemExit(main())",
+    run = subprocess.run([sys.executable, "-c", "from gradguard.rules.app.cli import main; raise SystemExit(main())",
                           "check", "--format", "json", path.name],
                          cwd=path.parent, capture_output=True, text=True, timeout=120)
     assert run.returncode in (0, 1), f"gradguard check failed ({run.returncode}):\n{run.stdout}\n{run.stderr}"

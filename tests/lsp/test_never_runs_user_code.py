@@ -69,7 +69,7 @@ AUDITED_CLI = textwrap.dedent('''
         elif event == "import" and args[0] in ("evil", "evil.helpers", "train", "conftest", "setup"):
             events.append([event, args[0]])
     sys.addaudithook(hook)
-    from gradguard.rules.cli import main
+    from gradguard.rules.app.cli import main
     code = main(["check", "--format", "json", project])
     print("AUDIT" + json.dumps(events), file=sys.stderr)
     sys.exit(code)

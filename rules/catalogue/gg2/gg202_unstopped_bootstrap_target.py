@@ -1,0 +1,89 @@
+"""GG202: a bootstrapped (TD) target computed with the trained network, without `tf.stop_gradient`."""
+from __future__ import annotations
+
+import ast
+
+from ...diagnostics import Diagnostic, Related, Safety, Severity
+from ..edits import make_fix, wrap_call
+from ...model.status import sink_status
+from ..rule import CheckRule
+
+
+class UnstoppedBootstrapTarget(CheckRule):
+    code = "GG202"
+    name = "unstopped-bootstrap-target"
+    summary = "a TD target uses the trained network inside the tape without `tf.stop_gradient`"
+    severity = Severity.WARNING
+    bad_outcome = "ok"
+    fixed_outcome = "differs"
+    what = "Inside the tape, the loss compares the trained network's prediction with a target computed " \
+           "by the *same* network on next states (`r + gamma * max Q(s')`), and the target is not wrapped " \
+           "in `tf.stop_gradient`. A separate target network, a target computed before the tape, or one " \
+           "wrapped in `tf.stop_gradient` is fine."
+    why = "Nothing fails: the gradient also flows into the target, so each update moves the target " \
+          "towards the prediction as much as the prediction towards the target (a residual-gradient " \
+          "method). Q-learning and TD(0) assume a fixed target, and training is slower or diverges."
+    error = "No error: training runs, silently wrong. The gradients differ from those of the intended update."
+    fix_safety = "The fix wraps the network call on the next states in `tf.stop_gradient`; unsafe " \
+                 "because it changes the update (which is the point)."
+    bad = '''\
+import numpy as np
+import tensorflow as tf
+
+model = tf.keras.Sequential([tf.keras.layers.Dense(8, activation="relu"), tf.keras.layers.Dense(2)])
+states = np.random.rand(8, 4).astype("float32")
+next_states = np.random.rand(8, 4).astype("float32")
+rewards = np.random.rand(8).astype("float32")
+dones = np.zeros(8, dtype="float32")
+actions = np.random.randint(0, 2, size=8)
+gamma = 0.99
+
+with tf.GradientTape() as tape:
+    target = rewards + gamma * tf.reduce_max(model(next_states), axis=1) * (1.0 - dones)
+    q = tf.reduce_sum(model(states) * tf.one_hot(actions, 2), axis=1)
+    loss = tf.reduce_mean(tf.square(target - q))
+grads = tape.gradient(loss, model.trainable_variables)
+'''
+    good = '''\
+import numpy as np
+import tensorflow as tf
+
+model = tf.keras.Sequential([tf.keras.layers.Dense(8, activation="relu"), tf.keras.layers.Dense(2)])
+states = np.random.rand(8, 4).astype("float32")
+next_states = np.random.rand(8, 4).astype("float32")
+rewards = np.random.rand(8).astype("float32")
+dones = np.zeros(8, dtype="float32")
+actions = np.random.randint(0, 2, size=8)
+gamma = 0.99
+
+with tf.GradientTape() as tape:
+    next_q = tf.stop_gradient(model(next_states))
+    target = rewards + gamma * tf.reduce_max(next_q, axis=1) * (1.0 - dones)
+    q = tf.reduce_sum(model(states) * tf.one_hot(actions, 2), axis=1)
+    loss = tf.reduce_mean(tf.square(target - q))
+grads = tape.gradient(loss, model.trainable_variables)
+'''
+
+    def check(self, analysis):
+        doc = analysis.doc
+        calls = {doc.span(n): n for n in doc.nodes_of(ast.Call)}
+        out = []
+        for sink in analysis.sinks:
+            if sink.kind != "gradient":
+                continue
+            for origin, status in sink_status(sink).items():
+                targets = {g.site for g in status.live if g.bootstrap}
+                if not targets or not any(not g.bootstrap for g in status.live):
+                    continue
+                for site in sorted(targets):
+                    call = calls.get(site)
+                    message = (f"the target uses `{origin.name}` on next states inside the tape without "
+                               f"`tf.stop_gradient`: {sink.label.split(' on ')[0]} also trains the target")
+                    fixes = ()
+                    if call is not None:
+                        _, edits = wrap_call(doc, call, "stop_gradient")
+                        fixes = (make_fix("Wrap the target's network call in `tf.stop_gradient`",
+                                          Safety.UNSAFE, edits, preferred=True),)
+                    related = (Related(doc.span(sink.node), "the loss reaches the tape here"),)
+                    out.append(Diagnostic(self.code, self.severity, message, site, related, fixes))
+        return out

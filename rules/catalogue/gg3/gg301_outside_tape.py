@@ -1,0 +1,72 @@
+"""GG301: the forward pass or the loss is computed outside the `with tf.GradientTape()` block."""
+from __future__ import annotations
+
+from ...diagnostics import Diagnostic, Related
+from ...model.status import dead_severity, only_target_untaped, sink_status
+from ..phrases import sink_phrase
+from ..rule import CheckRule
+
+
+class OutsideTape(CheckRule):
+    code = "GG301"
+    name = "computed-outside-tape"
+    summary = "the model call or the loss runs outside the `with tf.GradientTape()` block"
+    fixed_outcome = "nofix"
+    what = "`tape.gradient(loss, ...)` differentiates a value whose computation from the model's " \
+           "variables was not (entirely) recorded by that tape: the model was called before the `with` " \
+           "block, or the loss was computed after it ended. A break on the same model's other paths is " \
+           "reported once this is fixed: the path the tape never saw comes first."
+    why = "A tape records only the operations that run while it is active. Operations before the `with` " \
+          "block or after it are invisible to it, so it sees no connection from the variables to the loss."
+    error = "`ValueError: No gradients provided for any variable`, or `None` gradients."
+    fix_safety = "No automatic fix: move the forward pass and the loss into the `with` block."
+    bad = '''\
+import numpy as np
+import tensorflow as tf
+
+model = tf.keras.Sequential([tf.keras.layers.Dense(8, activation="relu"), tf.keras.layers.Dense(1)])
+x = np.random.rand(8, 3).astype("float32")
+y = np.random.rand(8, 1).astype("float32")
+
+predictions = model(x)
+with tf.GradientTape() as tape:
+    loss = tf.reduce_mean(tf.square(y - predictions))
+grads = tape.gradient(loss, model.trainable_variables)
+'''
+    good = '''\
+import numpy as np
+import tensorflow as tf
+
+model = tf.keras.Sequential([tf.keras.layers.Dense(8, activation="relu"), tf.keras.layers.Dense(1)])
+x = np.random.rand(8, 3).astype("float32")
+y = np.random.rand(8, 1).astype("float32")
+
+with tf.GradientTape() as tape:
+    predictions = model(x)
+    loss = tf.reduce_mean(tf.square(y - predictions))
+grads = tape.gradient(loss, model.trainable_variables)
+'''
+
+    def check(self, analysis):
+        out = []
+        rebound = {r.origin for r in analysis.rebinds}  # `w = w - lr * g`: GG304 explains it
+        for sink in analysis.sinks:
+            if sink.kind != "gradient" or sink.tape is None:
+                continue
+            status = sink_status(sink)
+            severity = dead_severity(status)
+            for origin, paths in status.items():
+                if paths.live or not paths.untaped or origin in rebound:
+                    continue
+                if only_target_untaped(sink, status, paths):
+                    continue  # the wrong variables were asked for: GG302's business
+                grad = min(paths.untaped, key=lambda g: g.dropped_at or g.site)
+                where = grad.dropped_at or grad.site
+                text = analysis.doc.short_span(where)
+                message = (f"`{text}` runs outside the `with` block of `{sink.tape.name}`, so the tape never "
+                           f"records it; " + sink_phrase(sink, [origin], severity.value == "warning"))
+                related = (Related(analysis.doc.span(sink.tape.with_node.items[0].context_expr),
+                                   f"`{sink.tape.name}` records only inside this block"),
+                           Related(analysis.doc.span(sink.node), "the gradient is asked for here"))
+                out.append(Diagnostic(self.code, severity, message, where, related))
+        return out

@@ -1,0 +1,98 @@
+"""GG302: gradients asked for variables the loss never touches."""
+from __future__ import annotations
+
+import re
+
+from ...diagnostics import Diagnostic, Related, Safety
+from ..edits import make_fix, replace
+from ...model.status import dead_severity, only_target_untaped, sink_status, tape_records
+from ..rule import CheckRule
+
+_DOTTED_NAME = re.compile(r"(?!\d)\w+(?:\.(?!\d)\w+)*")  # `model`, `self.q_net`, `агент.сеть`
+
+
+class UntouchedSources(CheckRule):
+    code = "GG302"
+    name = "gradient-of-untouched-variables"
+    summary = "`tape.gradient` is asked for variables the loss does not depend on (e.g. the target network's)"
+    what = "The variables passed to `tape.gradient` (or `minimize`) belong to a model or variable that the " \
+           "loss never uses, typically `target_model.trainable_variables` where the loss is computed " \
+           "with `model`."
+    why = "The gradient of a loss with respect to a variable it does not depend on is `None`. With a " \
+          "DQN target network this is the classic mix-up: the online network is the one trained, the " \
+          "target network is only copied into."
+    error = "`ValueError: No gradients provided for any variable`, or `None` gradients for some variables."
+    fix_safety = "When the loss depends on exactly one other model, the fix asks for that model's " \
+                 "`trainable_variables`; unsafe because it changes which network is trained."
+    bad = '''\
+import numpy as np
+import tensorflow as tf
+
+model = tf.keras.Sequential([tf.keras.layers.Dense(8, activation="relu"), tf.keras.layers.Dense(2)])
+target_model = tf.keras.Sequential([tf.keras.layers.Dense(8, activation="relu"), tf.keras.layers.Dense(2)])
+states = np.random.rand(8, 4).astype("float32")
+next_states = np.random.rand(8, 4).astype("float32")
+rewards = np.random.rand(8).astype("float32")
+actions = np.random.randint(0, 2, size=8)
+target_model(next_states)
+
+target = rewards + 0.99 * tf.reduce_max(target_model(next_states), axis=1)
+with tf.GradientTape() as tape:
+    q = tf.reduce_sum(model(states) * tf.one_hot(actions, 2), axis=1)
+    loss = tf.reduce_mean(tf.square(target - q))
+grads = tape.gradient(loss, target_model.trainable_variables)
+'''
+    good = '''\
+import numpy as np
+import tensorflow as tf
+
+model = tf.keras.Sequential([tf.keras.layers.Dense(8, activation="relu"), tf.keras.layers.Dense(2)])
+target_model = tf.keras.Sequential([tf.keras.layers.Dense(8, activation="relu"), tf.keras.layers.Dense(2)])
+states = np.random.rand(8, 4).astype("float32")
+next_states = np.random.rand(8, 4).astype("float32")
+rewards = np.random.rand(8).astype("float32")
+actions = np.random.randint(0, 2, size=8)
+
+target = rewards + 0.99 * tf.reduce_max(target_model(next_states), axis=1)
+with tf.GradientTape() as tape:
+    q = tf.reduce_sum(model(states) * tf.one_hot(actions, 2), axis=1)
+    loss = tf.reduce_mean(tf.square(target - q))
+grads = tape.gradient(loss, model.trainable_variables)
+'''
+
+    def check(self, analysis):
+        out = []
+        doc = analysis.doc
+        for sink in analysis.sinks:
+            if sink.sources is None or sink.kind not in ("gradient", "minimize"):
+                continue
+            status = sink_status(sink)
+            severity = dead_severity(status)
+            for item in sink.sources:
+                for origin in sorted(item.origins, key=lambda o: o.name):
+                    paths = status[origin]
+                    if paths.live or paths.cuts or origin.integer:
+                        continue
+                    if paths.untaped and not only_target_untaped(sink, status, paths):
+                        continue
+                    message = (f"the loss given to {sink.label} never uses `{origin.name}`, so the gradient for "
+                               f"`{doc.short(item.node)}` is None")
+                    fixes = self._fixes(doc, sink, item, status)
+                    related = (Related(doc.span(sink.target_node), "the loss"),)
+                    out.append(Diagnostic(self.code, severity, message, doc.span(item.node), related, fixes))
+        return out
+
+    def _fixes(self, doc, sink, item, status):
+        # `g.origin` can be None: the engine makes a model output with no origin when it calls
+        # something that only looks like a model (`model.numpy()(x)`). Found by fuzzing.
+        used = {g.origin for g in sink.target.live
+                if tape_records(sink, g) and g.origin is not None and g.origin.kind == "model"}
+        used -= set(status)
+        if len(used) != 1 or len(item.origins) != 1:
+            return ()
+        model = used.pop()
+        if not _DOTTED_NAME.fullmatch(model.name):
+            return ()  # a model named by an expression (`{...}(x)`, `nets[i](x)`): no safe spelling
+        text = f"{model.name}.trainable_variables"
+        return (make_fix(f"Differentiate with respect to `{text}`", Safety.UNSAFE, [replace(doc, item.node, text)],
+                         preferred=True),)

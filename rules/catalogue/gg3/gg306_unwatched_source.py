@@ -1,0 +1,90 @@
+"""GG306: a plain tensor or an integer variable given to `tape.gradient` as a source."""
+from __future__ import annotations
+
+import ast
+
+from ...diagnostics import Diagnostic, Edit, Safety, Span
+from ..edits import make_fix
+from ..rule import CheckRule
+from ...model.values import Kind
+
+
+class UnwatchedSource(CheckRule):
+    code = "GG306"
+    name = "unwatched-source"
+    summary = "a plain tensor (or integer variable) is a gradient source but the tape never watched it"
+    what = "`tape.gradient(loss, x)` is asked for the gradient with respect to a tensor that is not a " \
+           "trainable `tf.Variable` and was not passed to `tape.watch`, or with respect to an integer variable."
+    why = "A tape automatically records only trainable variables. A constant or any other plain tensor is " \
+          "recorded only after `tape.watch(x)`, called inside the `with` block before `x` is used. " \
+          "Integer tensors are never differentiable."
+    error = "`None` gradients, or `ValueError: No gradients provided for any variable`."
+    fix_safety = "Inserting `tape.watch(x)` at the start of the `with` block is safe: it only adds recording."
+    bad = '''\
+import tensorflow as tf
+
+x = tf.constant([1.0, 2.0, 3.0])
+with tf.GradientTape() as tape:
+    y = tf.reduce_sum(x ** 2)
+dy_dx = tape.gradient(y, x)
+'''
+    good = '''\
+import tensorflow as tf
+
+x = tf.constant([1.0, 2.0, 3.0])
+with tf.GradientTape() as tape:
+    tape.watch(x)
+    y = tf.reduce_sum(x ** 2)
+dy_dx = tape.gradient(y, x)
+'''
+
+    def check(self, analysis):
+        doc = analysis.doc
+        out = []
+        for sink in analysis.sinks:
+            if sink.kind != "gradient" or sink.sources is None:
+                continue
+            for item in sink.sources:
+                integer = any(o.integer for o in item.origins)
+                if integer:
+                    message = f"`{doc.short(item.node)}` is an integer variable: integer tensors never get a gradient"
+                    out.append(Diagnostic(self.code, self.severity, message, doc.span(item.node)))
+                elif not item.origins and item.value.kind == Kind.TENSOR:
+                    message = (f"`{doc.short(item.node)}` is a plain tensor that the tape never watched; "
+                               f"call `{sink.tape.name if sink.tape else 'tape'}.watch({doc.short(item.node)})` "
+                               f"inside the `with` block, or its gradient is None")
+                    out.append(Diagnostic(self.code, self.severity, message, doc.span(item.node),
+                                          fixes=self._fixes(doc, sink, item.node)))
+        return out
+
+    def _fixes(self, doc, sink, node):
+        # Only what the engine's `tape.watch` tracks (a name, `self.x`): another attribute would be
+        # reported again after the fix, and --fix would add the line round after round.
+        watchable = isinstance(node, ast.Name) or (
+            isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self")
+        if sink.tape is None or not watchable or _rebound_after_block(doc, sink, doc.text(node)):
+            return ()
+        body = sink.tape.with_node.body
+        name = doc.text(node)
+        anchor = body[0]
+        for stmt in body:  # watch after the statement that defines the source, if it is in the block
+            if isinstance(stmt, ast.Assign) and any(doc.text(t) == name for t in stmt.targets):
+                anchor = None
+                line = (stmt.end_lineno or stmt.lineno) + 1
+                indent = doc.line_indent(stmt.lineno)
+                break
+        if anchor is not None:
+            line, indent = anchor.lineno, doc.line_indent(anchor.lineno)
+        text = f"{indent}{sink.tape.name}.watch({name}){doc.newline}"
+        return (make_fix(f"Add `{sink.tape.name}.watch({name})`", Safety.SAFE, [Edit(Span(line, 0, line, 0), text)],
+                         preferred=True),)
+
+
+def _rebound_after_block(doc, sink, name: str) -> bool:
+    """`name` is assigned between the end of the `with` block and the gradient call: a watch inside
+    the block would watch another value (or a name not bound yet), and the finding would stay."""
+    after, before = sink.tape.with_node.end_lineno or 0, sink.node.lineno
+    targets = [t for n in doc.nodes_of(ast.Assign) for t in n.targets]
+    targets += [n.target for n in doc.nodes_of(ast.AnnAssign, ast.AugAssign, ast.For, ast.NamedExpr)]
+    return any(after < t.lineno <= before and any(doc.text(part) == name for part in ast.walk(t))
+               for t in targets)

@@ -1,0 +1,177 @@
+"""The abstract values of the gradient data-flow model.
+
+A `Value` says, for one expression, which trainable things it depends on *differentiably*
+(`live`) and which dependencies were cut on the way (`cut`, each with the `Break` that cut it).
+A `Grad` also remembers which gradient tapes recorded every operation since its origin, so the
+model knows whether `tape.gradient` can see it.
+"""
+from __future__ import annotations
+
+import ast
+import enum
+from dataclasses import dataclass, field
+
+from ..diagnostics import Span
+
+
+class Kind(enum.Enum):
+    UNKNOWN = "unknown"
+    TENSOR = "tensor"          # a TensorFlow tensor with no trainable origin of its own
+    NUMPY = "numpy"            # a numpy array or Python scalar computed outside TensorFlow
+    NUMBER = "number"
+    MODEL = "model"            # a Keras model or layer: calling it makes a gradient origin
+    VARIABLE = "variable"      # a tf.Variable / add_weight result
+    VARIABLES = "variables"    # model.trainable_variables and lists of variables
+    TAPE = "tape"
+    OPTIMIZER = "optimizer"
+    GRADS = "grads"            # the list returned by tape.gradient
+    CALLABLE = "callable"      # a function or lambda defined in this file
+
+
+@dataclass(frozen=True)
+class Origin:
+    """Something whose trainable variables a loss can depend on."""
+
+    kind: str   # "model", "variable", "y_pred", "watched", "param"
+    name: str   # as the user wrote it: "model", "self.q_net", "w"
+    key: str    # identity across the file
+    span: Span | None = field(default=None, compare=False)
+    integer: bool = field(default=False, compare=False)  # an integer tf.Variable: never differentiable
+    index: int = -1     # parameter index, for kind "param" (function summaries)
+
+    def describe(self) -> str:
+        return {
+            "model": f"output of `{self.name}`",
+            "variable": f"depends on the variable `{self.name}`",
+            "y_pred": "the model's prediction",
+            "watched": f"depends on the watched `{self.name}`",
+        }.get(self.kind, f"depends on `{self.name}`")
+
+    def variables_text(self) -> str:
+        if self.kind == "model":
+            return f"{self.name}.trainable_variables"
+        return self.name
+
+
+@dataclass(frozen=True)
+class Grad:
+    origin: Origin
+    site: Span                        # the model call or variable read that started the dependency
+    tapes: frozenset[str] | None      # tapes that recorded every op since; None: no op yet
+    dropped_at: Span | None = None    # first op that ran outside a tape recording it
+    bootstrap: bool = False           # the model was called on next states (a TD target)
+    # A model handed to a function this analysis cannot see (`compute_loss(model, batch)`): the
+    # result may depend on it. Enough to say the loss uses the model; never enough to report a break.
+    opaque: bool = False
+
+
+@dataclass(frozen=True)
+class Break:
+    """A non-differentiable step: `.numpy()`, `np.mean`, `tf.round`, `tf.stop_gradient`, ..."""
+
+    code: str
+    span: Span
+    label: str                        # "`.numpy()`", "`np.round`"
+    value_text: str                   # the expression that went through it, for messages
+    node: ast.AST = field(compare=False, hash=False, repr=False)
+    via: Span | None = None           # the call of a helper function whose body breaks
+    path: str | None = None           # the helper's file, when it is another module
+
+
+@dataclass(frozen=True)
+class Cut:
+    brk: Break
+    grad: Grad
+
+
+@dataclass(frozen=True)
+class Value:
+    live: frozenset[Grad] = frozenset()
+    cut: frozenset[Cut] = frozenset()
+    kind: Kind = Kind.UNKNOWN
+    model: Origin | None = None                 # Kind.MODEL / VARIABLE: the origin it stands for
+    sources: frozenset[Origin] = frozenset()    # Kind.VARIABLES: whose variables these are
+    func: object | None = None                  # Kind.CALLABLE: the ast function or lambda
+    items: tuple["Value", ...] | None = None    # a tuple literal, for unpacking
+    tape: object | None = None                  # Kind.TAPE: the TapeInfo
+    keras3: bool = False                        # Kind.OPTIMIZER: a Keras 3 optimizer (no minimize)
+    watched: bool = False                       # passed to tape.watch
+
+    def with_kind(self, kind: Kind) -> "Value":
+        return self if kind == self.kind else evolve(self, kind=kind)
+
+    @property
+    def carries_gradient(self) -> bool:
+        return bool(self.live)
+
+
+UNKNOWN = Value()
+
+
+def evolve(obj, **changes):
+    """`dataclasses.replace` for the frozen classes of this module, without its per-call field
+    inspection and `__init__` (they have no `__post_init__`): the engine copies values tens of
+    thousands of times per file, and `replace` was a tenth of its time."""
+    assert changes.keys() <= obj.__dataclass_fields__.keys(), changes.keys()
+    new = object.__new__(type(obj))
+    new.__dict__.update(obj.__dict__)
+    new.__dict__.update(changes)
+    return new
+
+
+def join(values, kind: Kind | None = None) -> Value:
+    """The value of an expression that depends on all of `values` (e.g. `a + b`)."""
+    live: set[Grad] = set()
+    cut: set[Cut] = set()
+    kinds = set()
+    sources: set[Origin] = set()
+    for value in values:
+        live |= value.live
+        cut |= value.cut
+        kinds.add(value.kind)
+        sources |= value.sources
+    if kind is None:
+        kind = kinds.pop() if len(kinds) == 1 else (Kind.TENSOR if Kind.TENSOR in kinds else Kind.UNKNOWN)
+    return Value(frozenset(live), frozenset(cut), kind, sources=frozenset(sources))
+
+
+def cut_by(value: Value, brk: Break, absorb: bool = False) -> Value:
+    """`value` after a non-differentiable step: its live dependencies become cut ones (and, when
+    the step `absorb`s, so do the cuts made before it)."""
+    cuts = frozenset(Cut(brk, grad) for grad in value.live)
+    if absorb:
+        return Value(frozenset(), cuts | {Cut(brk, cut.grad) for cut in value.cut}, Kind.NUMPY)
+    return Value(frozenset(), value.cut | cuts, Kind.NUMPY)
+
+
+@dataclass
+class Site:
+    """A call or comparison as the engine sees it, for `BreakRule.match`."""
+
+    node: ast.AST
+    qualname: str | None = None        # resolved callee, e.g. "numpy.mean", "tensorflow.round"
+    method: str | None = None          # `x.numpy()` → "numpy"
+    receiver: Value | None = None      # the value of `x` in `x.method(...)`
+    args: list[Value] = field(default_factory=list)
+    keywords: dict[str, Value] = field(default_factory=dict)
+    doc: object = None                 # the Document
+
+    def inputs(self) -> list[Value]:
+        values = list(self.args) + list(self.keywords.values())
+        if self.receiver is not None:
+            values.insert(0, self.receiver)
+        return values
+
+    def keyword_node(self, name: str) -> ast.AST | None:
+        if isinstance(self.node, ast.Call):
+            for keyword in self.node.keywords:
+                if keyword.arg == name:
+                    return keyword.value
+        return None
+
+    def arg_node(self, index: int, keyword: str | None = None) -> ast.AST | None:
+        if keyword and (node := self.keyword_node(keyword)) is not None:
+            return node
+        if isinstance(self.node, ast.Call) and index < len(self.node.args):
+            return self.node.args[index]
+        return None

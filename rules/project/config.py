@@ -1,0 +1,358 @@
+"""Project configuration: which rules run where, read from `[tool.gradguard]` in pyproject.toml.
+
+    [tool.gradguard]
+    select = ["GG1", "GG3"]          # code prefixes, like ruff: "GG1" selects GG101..GG199
+    ignore = ["GG303"]               # wins over select
+    exclude = ["generated/"]         # gitignore-style globs, relative to this file's folder
+    extend-exclude = ["legacy/**"]
+    jedi = true                      # follow calls into other modules (jedi); false: one file at a time
+    jedi-time-budget = 1.0           # seconds of jedi per file; past it, what one file shows stands
+    [tool.gradguard.per-file-ignores]
+    "tests/*.py" = ["GG2"]
+    [tool.gradguard.severity]
+    GG202 = "info"
+
+The glob matching here is also what the CLI uses for `.gitignore` files, so both follow one
+set of rules (gitignore semantics, implemented with `re`; no pathspec dependency).
+"""
+from __future__ import annotations
+
+import difflib
+import functools
+import os
+import re
+import tomllib
+from dataclasses import dataclass, field, replace
+from pathlib import Path, PurePosixPath
+
+from ..catalogue import registry
+from ..diagnostics import Severity
+
+DEFAULT_EXCLUDES = (
+    ".git", ".venv", "venv", "__pycache__", "node_modules", "build", "dist", ".tox", ".mypy_cache",
+    "site-packages", ".gradguard_cache",
+)
+_KEYS = ("select", "ignore", "per-file-ignores", "severity", "exclude", "extend-exclude", "jedi", "jedi-time-budget")
+_CODE_PREFIX = re.compile(r"^[A-Z]+[0-9]*$")
+
+
+class ConfigError(Exception):
+    """A configuration problem; the message names the file (or option) and what is wrong."""
+
+
+@dataclass(frozen=True)
+class Config:
+    select: tuple[str, ...] = ("GG",)
+    ignore: tuple[str, ...] = ()
+    per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    severity: dict[str, Severity] = field(default_factory=dict, hash=False)
+    exclude: tuple[str, ...] = ()
+    extend_exclude: tuple[str, ...] = ()
+    root: Path | None = None  # folder of the config file: globs are relative to it
+    jedi: bool = True          # follow calls into other modules with jedi
+    jedi_time_budget: float = 1.0  # seconds of jedi per file
+
+    def enabled(self, code: str, path: str | os.PathLike | None = None) -> bool:
+        if not _matches_any(code, self.select) or _matches_any(code, self.ignore):
+            return False
+        if path is None or not self.per_file_ignores:
+            return True
+        rel = self.relative(path)
+        return not any(
+            _matches_any(code, codes) and glob_matches_path(glob, rel)
+            for glob, codes in self.per_file_ignores
+        )
+
+    def severity_for(self, code: str, default: Severity) -> Severity:
+        return self.severity.get(code, default)
+
+    def excluded(self, path: str | os.PathLike, is_dir: bool = False) -> bool:
+        """True when a config `exclude`/`extend-exclude` glob matches the path or a parent."""
+        rel = self.relative(path)
+        return any(glob_matches_path(glob, rel, is_dir) for glob in self.exclude + self.extend_exclude)
+
+    def relative(self, path: str | os.PathLike) -> str:
+        """`path` as a posix path relative to the config folder (as given when outside it)."""
+        path = Path(path)
+        if self.root is not None:
+            try:
+                return Path(os.path.abspath(path)).relative_to(os.path.abspath(self.root)).as_posix()
+            except ValueError:
+                pass
+        return PurePosixPath(path.as_posix()).as_posix().removeprefix("./")
+
+    def with_cli(self, select: str | None = None, ignore: str | None = None) -> "Config":
+        """CLI options over the file: --select replaces the selection, --ignore adds to it."""
+        config = self
+        if select is not None:
+            config = replace(config, select=_cli_codes("--select", select))
+        if ignore is not None:
+            config = replace(config, ignore=config.ignore + _cli_codes("--ignore", ignore))
+        return config
+
+
+def _matches_any(code: str, prefixes: tuple[str, ...]) -> bool:
+    return any(code.startswith(prefix) for prefix in prefixes)
+
+
+# ---------------------------------------------------------------------------------------------
+# Loading
+
+
+def load_config(start: Path) -> tuple[Config, Path | None]:
+    """The config of the nearest pyproject.toml at or above `start` that has `[tool.gradguard]`."""
+    start = Path(os.path.abspath(start))
+    folder = start if start.is_dir() else start.parent
+    for candidate in (folder, *folder.parents):
+        pyproject = candidate / "pyproject.toml"
+        if not pyproject.is_file():
+            continue
+        table = _read_toml(pyproject).get("tool", {}).get("gradguard")
+        if table is not None:
+            return _config_from_table(table, pyproject), pyproject
+    return Config(), None
+
+
+def load_config_file(path: Path) -> Config:
+    """An explicit --config file: a pyproject.toml (its `[tool.gradguard]`) or a gradguard.toml."""
+    if not path.is_file():
+        raise ConfigError(f"{path}: config file not found")
+    data = _read_toml(path)
+    table = data.get("tool", {}).get("gradguard", {}) if path.name == "pyproject.toml" else data
+    return _config_from_table(table, path)
+
+
+def _read_toml(path: Path) -> dict:
+    try:
+        text = path.read_text(encoding="utf-8")
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        # tomllib says "(at line N, column M)", or only "(at end of document)": add its line.
+        message = str(error).replace("(at end of document)", f"(at end of document, line {text.count(chr(10)) + 1})")
+        raise ConfigError(f"{path}: TOML syntax error: {message}") from None
+    except (OSError, UnicodeDecodeError) as error:
+        raise ConfigError(f"{path}: cannot read: {error}") from None
+
+
+def _config_from_table(table: object, path: Path) -> Config:
+    where = f"{path}: [tool.gradguard]" if path.name == "pyproject.toml" else str(path)
+    if not isinstance(table, dict):
+        raise ConfigError(f"{where}: expected a table")
+    for key in table:
+        if key not in _KEYS:
+            raise ConfigError(f"{where}: unknown key {key!r}{_did_you_mean(key, _KEYS)}")
+    check = Checker(where)
+    return Config(
+        select=check.codes("select", table.get("select", ["GG"])),
+        ignore=check.codes("ignore", table.get("ignore", [])),
+        per_file_ignores=check.per_file_ignores(table.get("per-file-ignores", {})),
+        severity=check.severities(table.get("severity", {})),
+        exclude=check.strings("exclude", table.get("exclude", [])),
+        extend_exclude=check.strings("extend-exclude", table.get("extend-exclude", [])),
+        root=path.parent.absolute(),
+        jedi=check.boolean("jedi", table.get("jedi", True)),
+        jedi_time_budget=check.seconds("jedi-time-budget", table.get("jedi-time-budget", 1.0)),
+    )
+
+
+@dataclass
+class Checker:
+    where: str
+
+    def fail(self, message: str) -> ConfigError:
+        return ConfigError(f"{self.where}: {message}")
+
+    def strings(self, key: str, value: object) -> tuple[str, ...]:
+        if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+            raise self.fail(f"{key}: expected a list of strings, got {_type_name(value)}")
+        return tuple(value)
+
+    def boolean(self, key: str, value: object) -> bool:
+        if not isinstance(value, bool):
+            raise self.fail(f"{key}: expected true or false, got {_type_name(value)}")
+        return value
+
+    def seconds(self, key: str, value: object) -> float:
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 60:
+            raise self.fail(f"{key}: expected a number of seconds between 0 and 60, got {value!r}")
+        return float(value)
+
+    def codes(self, key: str, value: object) -> tuple[str, ...]:
+        codes = self.strings(key, value)
+        for code in codes:
+            problem = code_problem(code)
+            if problem:
+                raise self.fail(f"{key}: {problem}")
+        return codes
+
+    def per_file_ignores(self, value: object) -> tuple[tuple[str, tuple[str, ...]], ...]:
+        if not isinstance(value, dict):
+            raise self.fail(f"per-file-ignores: expected a table of glob = [codes], got {_type_name(value)}")
+        return tuple((glob, self.codes(f"per-file-ignores.{glob!r}", codes)) for glob, codes in value.items())
+
+    def severities(self, value: object) -> dict[str, Severity]:
+        if not isinstance(value, dict):
+            raise self.fail(f"severity: expected a table of code = level, got {_type_name(value)}")
+        out = {}
+        for code, level in value.items():
+            if code not in known_codes():
+                raise self.fail(f"severity: unknown rule code {code!r}{_did_you_mean(code, known_codes())}")
+            if level not in {s.value for s in Severity}:
+                raise self.fail(f"severity.{code}: expected \"error\", \"warning\" or \"info\", got {level!r}")
+            out[code] = Severity(level)
+        return out
+
+
+def known_codes() -> list[str]:
+    return [rule.code for rule in registry.all_rules()]
+
+
+def code_problem(code: str) -> str | None:
+    """Why `code` is not a rule code or a prefix of one (None when it is)."""
+    if not _CODE_PREFIX.match(code):
+        return f"{code!r} is not a rule code (expected e.g. \"GG101\" or a prefix like \"GG1\")"
+    if not any(known.startswith(code) for known in known_codes()):
+        return f"unknown rule code {code!r}{_did_you_mean(code, known_codes())}"
+    return None
+
+
+def _cli_codes(option: str, value: str) -> tuple[str, ...]:
+    codes = tuple(part.strip().upper() for part in value.split(",") if part.strip())
+    for code in codes:
+        problem = code_problem(code)
+        if problem:
+            raise ConfigError(f"{option}: {problem}")
+    return codes
+
+
+def _did_you_mean(word: str, choices) -> str:
+    close = difflib.get_close_matches(word, list(choices), n=3)
+    return f" (did you mean {', '.join(map(repr, close))}?)" if close else ""
+
+
+def _type_name(value: object) -> str:
+    return {str: "a string", int: "an integer", float: "a number", bool: "a boolean", dict: "a table",
+            list: "a list"}.get(type(value), type(value).__name__)
+
+
+# ---------------------------------------------------------------------------------------------
+# Globs with gitignore semantics
+
+
+@dataclass(frozen=True)
+class IgnorePattern:
+    regex: re.Pattern
+    negated: bool
+    dir_only: bool
+
+
+@functools.lru_cache(maxsize=4096)  # the same globs are matched against every file of a walk
+def parse_gitignore_line(line: str) -> IgnorePattern | None:
+    """One line of a .gitignore, or None for blanks and comments."""
+    line = line.rstrip("\n").rstrip("\r")
+    if not line.endswith("\\ "):
+        line = line.rstrip(" ")
+    if not line or line.startswith("#"):
+        return None
+    negated = line.startswith("!")
+    if negated:
+        line = line[1:]
+    elif line.startswith("\\!") or line.startswith("\\#"):
+        line = line[1:]
+    dir_only = line.endswith("/")
+    line = line.rstrip("/")
+    if not line:
+        return None
+    return IgnorePattern(_glob_regex(line), negated, dir_only)
+
+
+def _glob_regex(pattern: str) -> re.Pattern:
+    # A slash at the start or in the middle anchors the pattern to its folder; otherwise it
+    # matches a name at any depth.
+    anchored = "/" in pattern
+    pattern = pattern.lstrip("/")
+    body = _translate(pattern)
+    return re.compile(("^" if anchored else r"^(?:.*/)?") + body + "$", re.DOTALL)
+
+
+def _translate(pattern: str) -> str:
+    out, i = [], 0
+    while i < len(pattern):
+        if pattern.startswith("**/", i) and (i == 0 or pattern[i - 1] == "/"):
+            out.append(r"(?:.*/)?")  # zero or more folders
+            i += 3
+        elif pattern.startswith("**", i) and (i == 0 or pattern[i - 1] == "/") and i + 2 == len(pattern):
+            out.append(r".*")  # everything inside
+            i += 2
+        else:
+            piece, i = _translate_char(pattern, i)
+            out.append(piece)
+    return "".join(out)
+
+
+def _translate_char(pattern: str, i: int) -> tuple[str, int]:
+    char = pattern[i]
+    if char == "*":
+        return r"[^/]*", i + 1
+    if char == "?":
+        return r"[^/]", i + 1
+    if char == "\\" and i + 1 < len(pattern):
+        return re.escape(pattern[i + 1]), i + 2
+    if char == "[":
+        end = pattern.find("]", i + 2)
+        if end != -1:
+            inner = pattern[i + 1:end]
+            if inner.startswith("!"):
+                inner = "^" + inner[1:]
+            return "[" + inner.replace("\\", "\\\\") + "]", end + 1
+    return re.escape(char), i + 1
+
+
+def glob_matches(glob: str, rel_path: str, is_dir: bool = False) -> bool:
+    """Does one gitignore-style glob match this exact relative posix path?"""
+    pattern = parse_gitignore_line(glob)
+    if pattern is None or (pattern.dir_only and not is_dir):
+        return False
+    return bool(pattern.regex.match(rel_path))
+
+
+def glob_matches_path(glob: str, rel_path: str, is_dir: bool = False) -> bool:
+    """Does the glob match the path or one of its parent folders (which holds everything inside)?"""
+    parts = rel_path.split("/")
+    for depth in range(1, len(parts) + 1):
+        last = depth == len(parts)
+        if glob_matches(glob, "/".join(parts[:depth]), is_dir=is_dir if last else True):
+            return True
+    return False
+
+
+@dataclass
+class GitIgnore:
+    """The patterns of the .gitignore files met while walking down from the project root."""
+
+    rules: list[tuple[Path, IgnorePattern]] = field(default_factory=list)
+
+    def extended(self, folder: Path) -> "GitIgnore":
+        file = folder / ".gitignore"
+        if not file.is_file():
+            return self
+        try:
+            lines = file.read_text(encoding="utf-8", errors="replace").splitlines()
+        except OSError:
+            return self
+        base = Path(os.path.abspath(folder))
+        added = [(base, p) for p in map(parse_gitignore_line, lines) if p is not None]
+        return GitIgnore(self.rules + added)
+
+    def ignored(self, path: Path, is_dir: bool) -> bool:
+        # The last matching pattern wins, so deeper .gitignore files (added later) take priority.
+        verdict = False
+        path = Path(os.path.abspath(path))
+        for base, pattern in self.rules:
+            try:
+                rel = path.relative_to(base).as_posix()
+            except ValueError:
+                continue
+            if (is_dir or not pattern.dir_only) and pattern.regex.match(rel):
+                verdict = not pattern.negated
+        return verdict

@@ -1,0 +1,121 @@
+"""Which files a run checks: PATH arguments expanded into Python files and notebooks, the way git
+sees a project (its .gitignore files, the configured excludes, the usual folders of tools)."""
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .config import DEFAULT_EXCLUDES, Config, GitIgnore
+
+
+@dataclass
+class Walk:
+    config: Config
+    warn: Callable[[str], None]
+    files: list[tuple[str, Path]] = field(default_factory=list)   # (display, path)
+    seen: set[Path] = field(default_factory=set)
+
+    def add_argument(self, argument: str) -> bool:
+        """Collect the files of one PATH argument; False when it does not exist."""
+        path = Path(argument)
+        if not path.exists() and not path.is_symlink():
+            return False
+        root = project_root(path, self.config)
+        if path.is_symlink() and resolve(path) is None:  # was an internal error: fuzzing/test_fix_safety
+            self.warn(f"{argument}: symlink loop; skipped")
+        elif path.is_symlink() and not _inside(path.resolve(), root):
+            self.warn(f"{argument}: symlink to {path.resolve()} points outside the project; skipped")
+        elif path.is_dir():
+            self._walk(path, root, _gitignores_above(path, root))
+        elif not self.config.excluded(path):  # config excludes apply even to named files (pre-commit)
+            self._add(argument, path)
+        return True
+
+    def _add(self, display: str, path: Path) -> None:
+        real = path.resolve()
+        if real not in self.seen:
+            self.seen.add(real)
+            self.files.append((display, path))
+
+    def _walk(self, folder: Path, root: Path, gitignore: GitIgnore) -> None:
+        real = folder.resolve()
+        if real in self.seen:
+            return  # a symlink loop, or a folder given twice
+        self.seen.add(real)
+        gitignore = gitignore.extended(folder)
+        try:
+            entries = sorted(os.scandir(folder), key=lambda entry: entry.name)
+        except OSError as error:
+            self.warn(f"{folder}: cannot list folder: {error.strerror or error}")
+            return
+        for entry in entries:
+            self._visit(Path(folder, entry.name), entry, root, gitignore)
+
+    def _visit(self, path: Path, entry: os.DirEntry, root: Path, gitignore: GitIgnore) -> None:
+        try:
+            is_dir = entry.is_dir()
+        except OSError:  # ELOOP: a symlink loop made the whole run an internal error before
+            if not self._excluded(path, False, gitignore):
+                self.warn(f"{path}: symlink loop; skipped")
+            return
+        if self._excluded(path, is_dir, gitignore):
+            return
+        if entry.is_symlink() and not _inside(path.resolve(), root):
+            self.warn(f"{path}: symlink to {path.resolve()} points outside the project; skipped")
+        elif is_dir:
+            self._walk(path, root, gitignore)
+        elif entry.is_file() and path.suffix in (".py", ".ipynb"):
+            self._add(str(path), path)
+
+    def _excluded(self, path: Path, is_dir: bool, gitignore: GitIgnore) -> bool:
+        if path.name in DEFAULT_EXCLUDES:
+            return True
+        return self.config.excluded(path, is_dir) or gitignore.ignored(path, is_dir)
+
+
+def resolve(path: Path) -> Path | None:
+    """Where a symlink leads, or None for a loop (RuntimeError before Python 3.13, then OSError)."""
+    try:
+        return path.resolve()
+    except (OSError, RuntimeError):
+        return None
+
+
+def project_root(path: Path, config: Config) -> Path:
+    """The folder symlinks must stay in: the config's, else the nearest with .git, else the path's."""
+    absolute = Path(os.path.abspath(path))
+    if config.root is not None and _inside(absolute, config.root):
+        return config.root
+    start = absolute if absolute.is_dir() and not absolute.is_symlink() else absolute.parent
+    for folder in (start, *start.parents):
+        if (folder / ".git").exists():
+            return folder
+    return start
+
+
+def _inside(path: Path, folder: Path) -> bool:
+    try:
+        Path(os.path.abspath(path)).relative_to(os.path.abspath(folder))
+    except ValueError:
+        try:
+            path.resolve().relative_to(folder.resolve())
+        except ValueError:
+            return False
+    return True
+
+
+def _gitignores_above(folder: Path, root: Path) -> GitIgnore:
+    """The .gitignore files between the project root and `folder` (exclusive) apply inside it."""
+    gitignore = GitIgnore()
+    absolute = Path(os.path.abspath(folder))
+    try:
+        parts = absolute.relative_to(os.path.abspath(root)).parts
+    except ValueError:
+        return gitignore
+    current = Path(os.path.abspath(root))
+    for part in parts:
+        gitignore = gitignore.extended(current)
+        current = current / part
+    return gitignore

@@ -1,0 +1,85 @@
+"""The shared break report: findings for every `BreakRule` the interpreter met on a dead path.
+
+A break is reported when, at a sink, some differentiated origin has no live path left and at
+least one of its paths was cut by that break: `error` when no differentiated origin keeps a
+gradient (TensorFlow raises or returns all None), `warning` when others still do.
+"""
+from __future__ import annotations
+
+import os
+
+from ..catalogue.phrases import sink_phrase
+from ..catalogue.rule import BreakRule
+from ..diagnostics import Diagnostic, Related, Severity, Span
+from ..model.engine import Analysis
+from ..model.status import OriginStatus, dead_severity, sink_status
+from ..model.values import Cut, Origin
+
+
+def break_diagnostics(analysis: Analysis, rules: dict[str, BreakRule]) -> list[Diagnostic]:
+    out: list[Diagnostic] = []
+    doc = analysis.doc
+    for sink in analysis.sinks:
+        status = sink_status(sink)
+        severity = dead_severity(status)
+        # A path the tape never recorded is the first thing to fix (GG301): once it is recorded the
+        # origin may well keep its gradient, and a cut beside it may be deliberate (an estimator).
+        dead = [o for o, s in status.items() if not s.live and s.cuts and not s.untaped]
+        for origin in dead + _target_only(status):
+            partial = severity == Severity.WARNING or origin not in dead
+            for cut in _reported_breaks(status[origin].cuts, rules):
+                rule = rules[cut.brk.code]
+                brk = cut.brk
+                where = _helper_place(brk, doc) if brk.via else ""
+                if origin in dead:
+                    consequence = sink_phrase(sink, [origin], partial)
+                else:
+                    consequence = (f"only the bootstrapped target still carries a gradient for "
+                                   f"`{origin.variables_text()}`, so training is silently wrong")
+                message = f"`{brk.value_text}` ({origin.describe()}) {rule.verb} {brk.label}{where}; {consequence}"
+                related = [Related(cut.grad.site, f"`{origin.name}` starts the gradient here")]
+                if brk.via:
+                    related.append(Related(brk.span, f"{brk.label} cuts the gradient here", brk.path))
+                related.append(Related(doc.span(sink.node), f"the loss reaches {sink.label.split(' on ')[0]} here"))
+                fixes = () if brk.via else tuple(rule.fixes(brk, doc))
+                level = Severity.WARNING if partial else severity
+                out.append(Diagnostic(brk.code, level, message, brk.via or brk.span, tuple(related), fixes))
+    return out
+
+
+def _helper_place(brk, doc) -> str:
+    if brk.path is None:
+        return f" inside a helper (line {brk.span.line})"
+    return f" inside a helper ({_display_path(brk.path, doc.path)}, line {brk.span.line})"
+
+
+def _display_path(path: str, relative_to: str) -> str:
+    """`path` relative to the analysed file's folder when it is near, else as it is."""
+    try:
+        shown = os.path.relpath(path, os.path.dirname(os.path.abspath(relative_to)))
+    except ValueError:
+        return path
+    return shown if not shown.startswith("../../") else path
+
+
+def _target_only(status: dict[Origin, OriginStatus]) -> list[Origin]:
+    """Origins whose prediction is cut while a TD target computed from them still flows."""
+    return [o for o, s in status.items()
+            if s.live and all(g.bootstrap for g in s.live) and any(not c.grad.bootstrap for c in s.cuts)]
+
+
+def _reported_breaks(cuts: list[Cut], rules: dict[str, BreakRule]) -> list[Cut]:
+    """The breaks to report for one dead origin. A deliberate cut (`tf.stop_gradient`) is named
+    only when nothing else cut the origin: beside another break, some path went past it, so the
+    other break is the one to fix (and unwrapping a straight-through estimator would undo a fix)."""
+    breaks = _distinct_breaks(cuts)
+    accidental = [cut for cut in breaks if not rules[cut.brk.code].absorbs_cuts]
+    return accidental or breaks
+
+
+def _distinct_breaks(cuts: list[Cut]) -> list[Cut]:
+    seen: dict[tuple[Span, Span | None], Cut] = {}
+    certain = [cut for cut in cuts if not cut.grad.opaque]  # a maybe-dependency proves no break
+    for cut in sorted(certain, key=lambda c: (c.brk.span, c.brk.code)):
+        seen.setdefault((cut.brk.span, cut.brk.via), cut)
+    return list(seen.values())

@@ -1,0 +1,162 @@
+"""Source text with the position conversions every rule and fix needs.
+
+`ast` reports columns as UTF-8 byte offsets; diagnostics and edits use character columns.
+"""
+from __future__ import annotations
+
+import ast
+import threading
+from functools import cached_property
+
+from ..diagnostics import Span
+from .imports import Imports
+from .text import newline_of, split_lines
+
+
+# CPython 3.11's parser is not safe to run in two threads at once: it can fail with "SystemError:
+# AST constructor recursion depth mismatch" (python/cpython#106905). The server parses in its
+# fast-pass and jedi threads, so every parse of the analyzer goes through this lock.
+_PARSE_LOCK = threading.Lock()
+
+
+# What `parse` raises for text it cannot take: RecursionError and MemoryError when CPython's parser
+# gives up on deep nesting ("too deeply nested"), ValueError for NUL bytes.
+PARSE_FAILURES = (SyntaxError, ValueError, RecursionError, MemoryError)
+
+
+def parse(source: str, path: str = "<unknown>") -> ast.Module:
+    with _PARSE_LOCK:
+        return ast.parse(source, filename=path)
+
+
+def compile_only(source: str, path: str = "<unknown>") -> None:
+    """Parse to find a syntax error, as `compile(..., PyCF_ONLY_AST)` (under the same lock)."""
+    with _PARSE_LOCK:
+        compile(source, path, "exec", ast.PyCF_ONLY_AST, dont_inherit=True)
+
+
+class Document:
+    def __init__(self, source: str, path: str = "<stdin>", parser=None) -> None:
+        self.source = source
+        self.path = path
+        self.parser = parser  # an incremental.IncrementalParser that remembers the previous text
+        self.lines = split_lines(source) or [""]
+        self._spans: dict[ast.AST, Span] = {}  # rules and the engine ask for the same nodes' spans
+
+    @cached_property
+    def tree(self) -> ast.Module:
+        if self.parser is not None:
+            return self.parser.parse(self.source)
+        return parse(self.source, self.path)
+
+    @cached_property
+    def imports(self) -> Imports:
+        return Imports(self.tree, self.nodes_of(ast.Import, ast.ImportFrom))
+
+    @cached_property
+    def nodes(self) -> list[ast.AST]:
+        """Every node of the tree in `ast.walk` order, walked once: rules filter this list."""
+        return self._index[0]
+
+    def nodes_of(self, *kinds: type) -> list[ast.AST]:
+        """The nodes of these exact types: in `ast.walk` order for one type, in source order for several."""
+        if len(kinds) == 1:
+            return list(self._by_type.get(kinds[0], ()))
+        found = [node for kind in kinds for node in self._by_type.get(kind, ())]
+        return sorted(found, key=lambda n: (getattr(n, "lineno", 0), getattr(n, "col_offset", 0)))
+
+    @cached_property
+    def _by_type(self) -> dict[type, list[ast.AST]]:
+        by_type: dict[type, list[ast.AST]] = {}
+        for node in self.nodes:
+            kind = type(node)
+            if kind in by_type:
+                by_type[kind].append(node)
+            else:
+                by_type[kind] = [node]
+        return by_type
+
+    @cached_property
+    def parents(self) -> dict[ast.AST, ast.AST]:
+        return self._index[1]
+
+    @cached_property
+    def _index(self) -> tuple[list[ast.AST], dict[ast.AST, ast.AST]]:
+        if self.parser is not None and (reused := self.parser.index(self.tree)) is not None:
+            return reused  # the unchanged statements' nodes come from the previous parse
+        # One breadth-first pass for both (as ast.walk, without its per-node generators).
+        nodes: list[ast.AST] = [self.tree]
+        parents: dict[ast.AST, ast.AST] = {}
+        AST = ast.AST
+        for node in nodes:  # the list grows while it is read: a queue without a deque
+            for name in node._fields:
+                value = getattr(node, name, None)
+                if isinstance(value, list):
+                    for item in value:
+                        if isinstance(item, AST):
+                            parents[item] = node
+                            nodes.append(item)
+                elif isinstance(value, AST):
+                    parents[value] = node
+                    nodes.append(value)
+        return nodes, parents
+
+    def _char_col(self, line: int, byte_col: int) -> int:
+        if line - 1 >= len(self.lines):
+            return 0
+        text = self.lines[line - 1]
+        if text.isascii():
+            return byte_col
+        return len(text.encode("utf-8")[:byte_col].decode("utf-8", errors="replace"))
+
+    def span(self, node: ast.AST) -> Span:
+        cached = self._spans.get(node)
+        if cached is None:
+            cached = self._spans[node] = self._span(node)
+        return cached
+
+    def _span(self, node: ast.AST) -> Span:
+        end_line = node.end_lineno or node.lineno
+        end_col = node.end_col_offset if node.end_col_offset is not None else node.col_offset
+        return Span(
+            node.lineno,
+            self._char_col(node.lineno, node.col_offset),
+            end_line,
+            self._char_col(end_line, end_col),
+        )
+
+    def text(self, node: ast.AST) -> str:
+        """The node's exact source (`ast.get_source_segment` re-splits the file on every call)."""
+        if getattr(node, "end_lineno", None) is None:
+            return ""
+        span = self.span(node)
+        if span.line == span.end_line:
+            return self.lines[span.line - 1][span.col: span.end_col]
+        middle = "".join(self.lines[span.line: span.end_line - 1])
+        return self.lines[span.line - 1][span.col:] + middle + self.lines[span.end_line - 1][: span.end_col]
+
+    def short(self, node: ast.AST, limit: int = 48) -> str:
+        """The expression's source on one line, shortened for messages."""
+        text = " ".join(self.text(node).split())
+        return text if len(text) <= limit else text[: limit - 1] + "…"
+
+    def line_indent(self, line: int) -> str:
+        text = self.lines[line - 1] if line - 1 < len(self.lines) else ""
+        return text[: len(text) - len(text.lstrip())]
+
+    @cached_property
+    def newline(self) -> str:
+        """The line ending a fix writes in this text."""
+        return newline_of(self.source)
+
+    def short_span(self, span, limit: int = 48) -> str:
+        """The source text of a span on one line, shortened for messages."""
+        lines = self.lines[span.line - 1: span.end_line]
+        if not lines:
+            return ""
+        if len(lines) == 1:
+            text = lines[0][span.col: span.end_col]
+        else:
+            text = lines[0][span.col:] + "".join(lines[1:-1]) + lines[-1][: span.end_col]
+        text = " ".join(text.split())
+        return text if len(text) <= limit else text[: limit - 1] + "…"

@@ -1,0 +1,37 @@
+"""Lines and line endings: the one place the project splits text into lines.
+
+Python's tokenizer, `ast` and the Language Server Protocol all end a line at "\\r\\n", "\\r" or
+"\\n", and nowhere else. `str.splitlines` also breaks at form feeds, vertical tabs, U+001C..U+001E,
+U+0085, U+2028 and U+2029, so a position computed with it lands on the wrong line after any of
+them: never use it on source text.
+"""
+from __future__ import annotations
+
+import re
+
+LINE_BREAK = re.compile(r"\r\n|\r|\n")
+_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")
+
+
+def split_lines(text: str) -> list[str]:
+    """The lines of `text` with their endings, where Python and LSP end them."""
+    return _LINE.findall(text)
+
+
+def line_texts(text: str) -> list[str]:
+    """The lines without their endings, one per line number `ast` can report (a text ending in a
+    newline has an empty last line)."""
+    return LINE_BREAK.split(text)
+
+
+def line_starts(text: str) -> list[int]:
+    """The offset where each line of `text` starts (the first is 0)."""
+    return [0, *(match.end() for match in LINE_BREAK.finditer(text))]
+
+
+def newline_of(text: str) -> str:
+    """The line ending most of `text` uses ("\\r\\n", "\\n", or "\\r" alone in old Mac files):
+    what every edit of that text writes."""
+    if "\n" not in text and "\r" in text:
+        return "\r"
+    return "\r\n" if text.count("\r\n") * 2 > text.count("\n") else "\n"
