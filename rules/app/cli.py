@@ -62,10 +62,6 @@ def _silence_stdout() -> None:
         pass
 
 
-def _error(message: str) -> None:
-    print(f"gradguard: {message}", file=sys.stderr)
-
-
 def _dispatch(argv: list[str]) -> int:
     parser = _parser()
     args = parser.parse_args(argv)

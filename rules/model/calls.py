@@ -1,0 +1,292 @@
+"""Calls: what the model knows a call means (library constructors, model calls, functions of this
+file by summary, other modules' by jedi), and the break rules consulted at each one."""
+from __future__ import annotations
+
+import ast
+
+from ..source.imports import is_differentiable_numpy, is_numpy, is_tensorflow
+from .conventions import _MODEL_NAME, _NEXT_STATE
+from .frame import Frame
+from .library import (COLLECTION_ADDERS, GRADIENT_METHODS, KERAS_MODEL_FACTORIES, KERAS_MODEL_PREFIXES,
+                      PREDICT_METHODS)
+from .values import UNKNOWN, Break, Grad, Kind, Origin, Site, Value, cut_by, evolve, join
+
+
+class Calls:
+    def op(self, value: Value, node: ast.AST, frame: Frame) -> Value:
+        """A TensorFlow operation runs here: only the tapes active now record it."""
+        if frame.summary or not value.live:
+            return value
+        active = frozenset(t.id for t in frame.tapes)
+        live = set()
+        changed = False
+        for grad in value.live:
+            tapes = active if grad.tapes is None else grad.tapes & active
+            dropped = grad.dropped_at
+            if dropped is None and (grad.tapes is None and not active or grad.tapes is not None and tapes != grad.tapes):
+                dropped = self.doc.span(node)
+            if tapes == grad.tapes and dropped is grad.dropped_at:
+                live.add(grad)  # the common case in a tape: nothing to record, no new object
+            else:
+                live.add(evolve(grad, tapes=tapes, dropped_at=dropped))
+                changed = True
+        return evolve(value, live=frozenset(live)) if changed else value
+
+    def eval_Call(self, node: ast.Call, frame: Frame) -> Value:
+        func = node.func
+        qual = self.imports.qualname(func)
+        receiver: Value | None = None
+        method = func.attr if isinstance(func, ast.Attribute) else None
+        callee = UNKNOWN
+        if qual is None:
+            if isinstance(func, ast.Attribute):
+                callee = self._callee_attribute(func, frame)
+                receiver = self._receiver(func, frame)
+            else:
+                callee = self.eval(func, frame)
+        args = [self.eval(a, frame) for a in node.args]
+        keywords = {k.arg or "**": self.eval(k.value, frame) for k in node.keywords}
+        site = Site(node, qual, method, receiver, args, keywords, self.doc)
+
+        special = self._special_call(site, callee, frame)
+        if special is not None:
+            return special
+        if method in COLLECTION_ADDERS and isinstance(func, ast.Attribute):
+            self._add_to_collection(func.value, site, frame)
+        if receiver is not None and receiver.kind == Kind.MODEL and method in PREDICT_METHODS:
+            site.receiver = self._model_output(receiver, node, frame)
+        broken = self._apply_breaks(site, None, frame)
+        if broken is not None:
+            return broken
+        return self._ordinary_call(site, callee, frame)
+
+    def _add_to_collection(self, node: ast.AST, site: Site, frame: Frame) -> None:
+        """`history.append(q)`: the list now holds whatever `q` carries."""
+        key = self._target_key(node)
+        added = [v for v in site.args if v.live or v.cut]
+        if key is not None and added:
+            old = frame.lookup(key) or UNKNOWN
+            frame.env[key] = evolve(join([old, *added]), kind=old.kind, items=None)
+
+    def _callee_attribute(self, func: ast.Attribute, frame: Frame) -> Value:
+        key = self._target_key(func)
+        if key is not None:
+            value = frame.lookup(key)
+            if value is None and frame.cls is not None:
+                value = frame.cls.attrs.get(key)
+            if value is not None:
+                return value
+            if frame.cls is not None:
+                method = next((m for m in frame.cls.node.body if getattr(m, "name", None) == func.attr), None)
+                if isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    return Value(kind=Kind.CALLABLE, func=method)
+        return self.eval(func, frame) if _MODEL_NAME.search(func.attr) else UNKNOWN
+
+    def _receiver(self, func: ast.Attribute, frame: Frame) -> Value:
+        return self.eval(func.value, frame)
+
+    def _model_output(self, model: Value, node: ast.Call, frame: Frame) -> Value:
+        # A model value can lose track of which model it is (joined from several, returned by a
+        # summary); its output still starts a gradient, from a model named after the call.
+        origin = model.model or Origin("model", self.doc.short(node.func), f"call:{self.doc.span(node.func)}")
+        grad = Grad(origin, self.doc.span(node), None, bootstrap=self._bootstrap_call(node))
+        return self.op(Value(frozenset({grad}), kind=Kind.TENSOR), node, frame)
+
+    def _bootstrap_call(self, node: ast.Call) -> bool:
+        return any(_NEXT_STATE.search(self.doc.text(arg)) for arg in node.args[:1])
+
+    def _apply_breaks(self, site: Site, default: Value | None, frame: Frame) -> Value | None:
+        if not any(v.live for v in site.inputs()):
+            return None
+        for rule in self.break_rules:
+            label = rule.match(site)
+            if label is None:
+                continue
+            cut_values = rule.cut_inputs(site)
+            cut_ids = {id(v) for v in cut_values}
+            kept = [v for v in site.inputs() if id(v) not in cut_ids]
+            value_node = rule.value_node(site) or self._break_value_node(site)
+            brk = Break(rule.code, self.doc.span(site.node), label, self.doc.short(value_node), site.node)
+            result = cut_by(join(cut_values), brk, rule.absorbs_cuts)
+            if kept:
+                rest = join(kept)
+                result = Value(rest.live, result.cut | rest.cut, Kind.TENSOR)
+            if rule.mutates_receiver:
+                self._mutate_receiver(site, result, frame)
+            return self.op(result, site.node, frame)
+        return None
+
+    def _mutate_receiver(self, site: Site, result: Value, frame: Frame) -> None:
+        key = self._target_key(site.node.func.value) if isinstance(site.node.func, ast.Attribute) else None
+        if key is not None:
+            old = frame.lookup(key) or UNKNOWN
+            frame.env[key] = evolve(old, cut=old.cut | result.cut)
+
+    def _break_value_node(self, site: Site) -> ast.AST:
+        node = site.node
+        if isinstance(node, ast.Call):
+            if site.receiver is not None and isinstance(node.func, ast.Attribute) and site.method not in PREDICT_METHODS:
+                return node.func.value
+            if node.args:
+                return node.args[0]
+        if isinstance(node, ast.Compare):
+            return node.left
+        return node
+
+    def _special_call(self, site: Site, callee: Value, frame: Frame) -> Value | None:
+        """Calls whose meaning the model knows: constructors, tapes, model calls, helpers."""
+        qual, node = site.qualname or "", site.node
+        if qual:
+            return self._library_call(site, frame) or self._foreign_call(site, frame)
+        method = site.method
+        receiver = site.receiver
+        if receiver is not None and receiver.kind == Kind.TAPE:
+            return self._tape_method(site, receiver, frame)
+        if receiver is not None and method in GRADIENT_METHODS and isinstance(node.func, ast.Attribute) \
+                and "tape" in self.doc.text(node.func.value).lower():
+            return self._tape_method(site, Value(kind=Kind.TAPE), frame)
+        if receiver is not None and method == "minimize":
+            self.analysis.minimize_calls.append((node, receiver, site.args[0] if site.args else UNKNOWN))
+            self._record_minimize_sink(site, frame)
+            return UNKNOWN
+        if method in ("compute_loss", "compiled_loss") and receiver is not None and receiver.kind == Kind.MODEL:
+            self._record_compute_loss_sink(site, receiver, frame)
+            return join(site.inputs()[1:]) if site.inputs() else UNKNOWN
+        if method == "add_weight" or method == "add_variable":
+            trainable = _keyword_constant(node, "trainable", True)
+            origin = Origin("new", "", "") if trainable else None
+            return Value(kind=Kind.VARIABLE, model=origin)
+        if callee.kind == Kind.MODEL or (receiver is not None and receiver.kind == Kind.MODEL and method in ("call", "__call__")):
+            model = callee if callee.kind == Kind.MODEL else receiver
+            output = self._model_output(model, node, frame)
+            return self.op(join([output, *site.args, *site.keywords.values()]), node, frame)
+        if callee.kind == Kind.CALLABLE and isinstance(callee.func, ast.ClassDef):
+            info = self.classes.get(callee.func.name)
+            if info is not None and info.is_keras:
+                return Value(kind=Kind.MODEL, model=Origin("new", "", ""))
+            return UNKNOWN
+        if callee.kind == Kind.CALLABLE and callee.func is not None:
+            return self._local_call(site, callee.func, frame)
+        if callee.kind == Kind.UNKNOWN and not callee.live and isinstance(node.func, ast.Name) \
+                and frame.lookup(node.func.id) is None and (foreign := self._foreign_call(site, frame)):
+            return foreign  # a name from `from helpers import *`
+        if callee.kind == Kind.UNKNOWN and not callee.live and isinstance(node.func, ast.Attribute) \
+                and (frame.tapes or frame.loss_function) and self._inferred_model(node.func):
+            key = self._target_key(node.func) or self.doc.text(node.func)
+            origin = Origin("model", key, f"attr:{key}", self.doc.span(node.func))
+            return self._special_call(site, Value(kind=Kind.MODEL, model=origin), frame)
+        if callee.kind == Kind.UNKNOWN and not callee.live and isinstance(node.func, ast.Name) \
+                and _MODEL_NAME.search(node.func.id) and frame.lookup(node.func.id) is None:
+            origin = Origin("model", node.func.id, f"name:{node.func.id}", self.doc.span(node.func))
+            return self._special_call(site, Value(kind=Kind.MODEL, model=origin), frame)
+        return None
+
+    def _local_call(self, site: Site, func: ast.AST, frame: Frame) -> Value:
+        cls = self.class_of_function.get(id(func))
+        summary = self.summary(func, cls)
+        if summary is None:
+            return self._ordinary_call(site, UNKNOWN, frame)
+        if summary.kind == Kind.MODEL:
+            return Value(kind=Kind.MODEL, model=Origin("new", "", ""))
+        params = self._params(func)
+        offset = 1 if cls is not None and params and params[0].arg == "self" else 0
+        actuals: dict[int, Value] = {}
+        for index, value in enumerate(site.args):
+            actuals[index + offset] = value
+        names = {p.arg: i for i, p in enumerate(params)}
+        for name, value in site.keywords.items():
+            if name in names:
+                actuals[names[name]] = value
+        return self.apply_summary(summary, site.node, actuals, frame)
+
+    def _inferred_model(self, func: ast.Attribute) -> bool:
+        """jedi says `agent.tower` is a Keras model (its class is defined in another module).
+
+        Asked only inside a tape or a loss: jedi's type inference is its slowest question, and a
+        model called anywhere else does not decide whether a loss gets its gradient."""
+        if self.resolver is None or self.budget is None or self.imports.qualname(func) is not None:
+            return False
+        return self.resolver.is_model(self.doc, func, self.budget, self.depth, self.break_rules)
+
+    def _foreign_call(self, site: Site, frame: Frame) -> Value | None:
+        """A call of a function or class defined in another module, when jedi can say which."""
+        if self.resolver is None or self.budget is None:
+            return None
+        foreign = self.resolver.callable_for(self.doc, site.node.func, site.qualname, self.budget, self.depth,
+                                               self.break_rules)
+        if foreign is None:
+            return None
+        if foreign.model:
+            return Value(kind=Kind.MODEL, model=Origin("new", "", ""))
+        if foreign.summary is None:
+            return None
+        actuals = dict(enumerate(site.args))
+        names = {name: index for index, name in enumerate(foreign.params)}
+        actuals.update({names[k]: v for k, v in site.keywords.items() if k in names})
+        return self.apply_summary(foreign.summary, site.node, actuals, frame, foreign=True)
+
+    def _ordinary_call(self, site: Site, callee: Value, frame: Frame) -> Value:
+        qual = site.qualname or ""
+        inputs = site.inputs()
+        if callee.live:
+            inputs.append(callee)
+        if isinstance(site.node.func, ast.Name) and site.node.func.id in ("len", "range", "print", "isinstance", "str", "repr", "type", "id", "hash"):
+            return UNKNOWN
+        value = join(inputs) if inputs else UNKNOWN
+        if not is_numpy(qual) and not is_tensorflow(qual):
+            value = self._maybe_uses_models(site, value)
+        if is_numpy(qual) and not is_differentiable_numpy(qual):
+            value = value.with_kind(Kind.NUMPY)
+        elif is_tensorflow(qual) or site.receiver is not None and site.receiver.kind == Kind.TENSOR:
+            value = value.with_kind(Kind.TENSOR)
+        return self.op(evolve(value, items=None) if value.items is not None else value, site.node, frame)
+
+    def _maybe_uses_models(self, site: Site, value: Value) -> Value:
+        """A function we cannot see, given a model, may return something computed with it."""
+        models = [v.model for v in [*site.args, *site.keywords.values()] if v.kind == Kind.MODEL and v.model]
+        if not models:
+            return value
+        span = self.doc.span(site.node)
+        opaque = {Grad(model, span, None, bootstrap=self._bootstrap_call(site.node), opaque=True) for model in models}
+        return evolve(value, live=value.live | opaque)
+
+    def _library_call(self, site: Site, frame: Frame) -> Value | None:
+        qual, node = site.qualname, site.node
+        if qual in ("tensorflow.GradientTape", "tensorflow.autodiff.GradientTape"):
+            return Value(kind=Kind.TAPE)
+        if qual in ("tensorflow.Variable", "tensorflow.compat.v1.Variable"):
+            if any(v.live for v in site.inputs()):
+                return None  # re-created from a gradient-carrying value: a break rule's business
+            if not _keyword_constant(node, "trainable", True):
+                return Value(kind=Kind.TENSOR)
+            return Value(kind=Kind.VARIABLE, model=Origin("new", "", "", integer=_integer_variable(node, self.imports)))
+        if qual in KERAS_MODEL_FACTORIES or qual.startswith(KERAS_MODEL_PREFIXES):
+            if qual.startswith("keras.layers.") and qual.split(".")[-1][:1].islower():
+                return None  # keras.layers.concatenate(...) and friends are ops, not layers
+            return Value(kind=Kind.MODEL, model=Origin("new", "", ""))
+        if qual.startswith("keras.optimizers.") or qual.startswith("tensorflow.optimizers."):
+            return Value(kind=Kind.OPTIMIZER, keras3=".legacy." not in qual)
+        if qual.startswith("tensorflow.compat.v1.train.") or qual.startswith("tensorflow.train."):
+            return Value(kind=Kind.OPTIMIZER)
+        if qual in ("tensorflow.constant", "tensorflow.convert_to_tensor", "tensorflow.ones", "tensorflow.zeros",
+                    "tensorflow.random.normal", "tensorflow.random.uniform", "tensorflow.range"):
+            value = join(site.inputs()) if site.inputs() else UNKNOWN
+            return self.op(evolve(value, kind=Kind.TENSOR, items=None), node, frame) if not value.cut or value.live else \
+                evolve(value, kind=Kind.TENSOR, items=None)
+        return None
+
+
+def _keyword_constant(node: ast.Call, name: str, default):
+    for keyword in node.keywords:
+        if keyword.arg == name and isinstance(keyword.value, ast.Constant):
+            return keyword.value.value
+    return default
+
+
+def _integer_variable(node: ast.Call, imports) -> bool:
+    for keyword in node.keywords:
+        if keyword.arg == "dtype":
+            text = (imports.qualname(keyword.value) or "") + str(getattr(keyword.value, "value", ""))
+            return "int" in text or "bool" in text
+    initial = node.args[0] if node.args else next((k.value for k in node.keywords if k.arg == "initial_value"), None)
+    return isinstance(initial, ast.Constant) and type(initial.value) is int

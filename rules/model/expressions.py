@@ -1,0 +1,158 @@
+"""Expressions other than calls: names, attributes, operators, literals, comprehensions."""
+from __future__ import annotations
+
+import ast
+
+from .conventions import _MODEL_NAME
+from .frame import Frame, _handler
+from .library import TENSOR_ATTRS_WITHOUT_GRADIENT, VARIABLE_ATTRS
+from .values import UNKNOWN, Grad, Kind, Origin, Site, Value, evolve, join
+
+
+class Expressions:
+    def eval(self, node: ast.AST, frame: Frame) -> Value:
+        method = _handler(type(self), "eval_", type(node))
+        if method is None:
+            values = [self.eval(child, frame) for child in ast.iter_child_nodes(node) if isinstance(child, ast.expr)]
+            return join(values) if values else UNKNOWN
+        return method(self, node, frame)
+
+    def eval_Constant(self, node: ast.Constant, frame: Frame) -> Value:
+        return Value(kind=Kind.NUMBER if isinstance(node.value, (int, float)) else Kind.UNKNOWN)
+
+    def eval_JoinedStr(self, node: ast.AST, frame: Frame) -> Value:
+        return UNKNOWN  # an f-string: `.numpy()` for printing never reaches a loss
+
+    def eval_Name(self, node: ast.Name, frame: Frame) -> Value:
+        value = frame.lookup(node.id)
+        if value is not None:
+            return self._read(value, node)
+        if node.id in self.functions:
+            return Value(kind=Kind.CALLABLE, func=self.functions[node.id])
+        if node.id in self.classes:
+            return Value(kind=Kind.CALLABLE, func=self.classes[node.id].node)
+        return UNKNOWN
+
+    def _read(self, value: Value, node: ast.AST) -> Value:
+        """Reading a variable starts a gradient dependency on it."""
+        if value.kind == Kind.VARIABLE and value.model is not None and not value.live:
+            grad = Grad(value.model, self.doc.span(node), None)
+            return evolve(value, live=frozenset({grad}))
+        return value
+
+    def eval_Attribute(self, node: ast.Attribute, frame: Frame) -> Value:
+        key = self._target_key(node)
+        if key is not None and (value := frame.lookup(key)) is not None:
+            return self._read(value, node)
+        if key is not None and frame.cls is not None and key in frame.cls.attrs:
+            return self._read(frame.cls.attrs[key], node)
+        if self.imports.qualname(node) is not None:
+            return UNKNOWN  # `tf.float32`, `np.pi`: module constants carry no gradient
+        base = self.eval(node.value, frame)
+        if base.kind == Kind.MODEL:
+            if node.attr in VARIABLE_ATTRS and base.model is not None:
+                return Value(kind=Kind.VARIABLES, sources=frozenset({base.model}))
+            if node.attr == "layers":
+                return base
+            if key is not None and frame.cls is not None and frame.cls.is_keras and _MODEL_NAME.search(node.attr):
+                return base
+        if key is not None and _MODEL_NAME.search(node.attr) and not (frame.cls and frame.cls.is_keras):
+            origin = Origin("model", key, f"attr:{key}", self.doc.span(node))
+            return Value(kind=Kind.MODEL, model=origin)
+        if node.attr in TENSOR_ATTRS_WITHOUT_GRADIENT:
+            return UNKNOWN
+        return evolve(base, kind=Kind.UNKNOWN if base.kind in (Kind.MODEL, Kind.CALLABLE) else base.kind, items=None)
+
+    def eval_Subscript(self, node: ast.Subscript, frame: Frame) -> Value:
+        base = self.eval(node.value, frame)
+        self.eval(node.slice, frame)
+        if base.items and isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, int):
+            if -len(base.items) <= node.slice.value < len(base.items):
+                return base.items[node.slice.value]
+        if base.kind in (Kind.VARIABLES, Kind.MODEL):
+            return base
+        if base.kind == Kind.GRADS:
+            return evolve(base, kind=Kind.TENSOR)
+        return self.op(evolve(base, items=None), node, frame)
+
+    def eval_BinOp(self, node: ast.BinOp, frame: Frame) -> Value:
+        left, right = self.eval(node.left, frame), self.eval(node.right, frame)
+        if Kind.VARIABLES in (left.kind, right.kind) or (left.kind == right.kind == Kind.VARIABLE):
+            return Value(kind=Kind.VARIABLES, sources=_variable_sources(left) | _variable_sources(right))
+        return self.op(join([left, right]), node, frame)
+
+    def eval_UnaryOp(self, node: ast.UnaryOp, frame: Frame) -> Value:
+        operand = self.eval(node.operand, frame)
+        if isinstance(node.op, ast.Not):
+            return UNKNOWN
+        return self.op(operand, node, frame)
+
+    def eval_BoolOp(self, node: ast.BoolOp, frame: Frame) -> Value:
+        return join([self.eval(v, frame) for v in node.values])
+
+    def eval_IfExp(self, node: ast.IfExp, frame: Frame) -> Value:
+        self.eval(node.test, frame)
+        return join([self.eval(node.body, frame), self.eval(node.orelse, frame)])
+
+    def eval_Compare(self, node: ast.Compare, frame: Frame) -> Value:
+        operands = [self.eval(node.left, frame)] + [self.eval(c, frame) for c in node.comparators]
+        if all(isinstance(op, (ast.Is, ast.IsNot, ast.In, ast.NotIn)) for op in node.ops):
+            return UNKNOWN
+        site = Site(node, args=operands, doc=self.doc)
+        return self._apply_breaks(site, join(operands), frame) or self.op(join(operands), node, frame)
+
+    def eval_Tuple(self, node: ast.AST, frame: Frame) -> Value:
+        items = tuple(self.eval(elt.value if isinstance(elt, ast.Starred) else elt, frame) for elt in node.elts)
+        if items and all(i.kind in (Kind.VARIABLE, Kind.VARIABLES) for i in items):
+            sources = frozenset().union(*(_variable_sources(i) for i in items))
+            return Value(kind=Kind.VARIABLES, sources=sources, items=items)
+        return evolve(join(items), items=items) if items else UNKNOWN
+
+    eval_List = eval_Tuple
+    eval_Set = eval_Tuple
+
+    def eval_Dict(self, node: ast.Dict, frame: Frame) -> Value:
+        values = [self.eval(v, frame) for v in node.values]
+        for key in node.keys:
+            if key is not None:
+                self.eval(key, frame)
+        return join(values) if values else UNKNOWN
+
+    def eval_Starred(self, node: ast.Starred, frame: Frame) -> Value:
+        return self.eval(node.value, frame)
+
+    def eval_NamedExpr(self, node: ast.NamedExpr, frame: Frame) -> Value:
+        value = self.eval(node.value, frame)
+        self.bind(node.target, value, frame, node.value)
+        return value
+
+    def eval_Lambda(self, node: ast.Lambda, frame: Frame) -> Value:
+        return Value(kind=Kind.CALLABLE, func=node)
+
+    def _comprehension(self, node: ast.AST, elements: list[ast.AST], frame: Frame) -> Value:
+        inner = Frame({}, frame, frame.function, cls=frame.cls, summary=frame.summary, tapes=frame.tapes)
+        for generator in node.generators:
+            self.bind(generator.target, self._element(self.eval(generator.iter, inner)), inner, None)
+            for condition in generator.ifs:
+                self.eval(condition, inner)
+        values = [self.eval(e, inner) for e in elements]
+        frame.returns.extend(inner.returns)
+        result = join(values)
+        if result.kind in (Kind.VARIABLE, Kind.VARIABLES):
+            return Value(kind=Kind.VARIABLES, sources=_variable_sources(result))
+        return result
+
+    def eval_ListComp(self, node: ast.AST, frame: Frame) -> Value:
+        return self._comprehension(node, [node.elt], frame)
+
+    eval_SetComp = eval_ListComp
+    eval_GeneratorExp = eval_ListComp
+
+    def eval_DictComp(self, node: ast.DictComp, frame: Frame) -> Value:
+        return self._comprehension(node, [node.value], frame)
+
+
+def _variable_sources(value: Value) -> frozenset[Origin]:
+    if value.kind == Kind.VARIABLE and value.model is not None:
+        return frozenset({value.model}) | value.sources
+    return value.sources

@@ -1,0 +1,127 @@
+"""Sinks: what is differentiated (`tape.gradient`, `minimize`, `compute_loss`, a loss function's
+return value), and the tape methods that decide it (`watch`)."""
+from __future__ import annotations
+
+import ast
+
+from .facts import Guard, Sink, SourceItem, TapeInfo
+from .frame import Frame
+from .library import GRADIENT_METHODS
+from .values import UNKNOWN, Grad, Kind, Origin, Site, Value, evolve, join
+
+
+class Sinks:
+    def _tape_method(self, site: Site, tape_value: Value, frame: Frame) -> Value:
+        node, method = site.node, site.method
+        tape = tape_value.tape if isinstance(tape_value.tape, TapeInfo) else None
+        if method == "watch" and node.args:
+            self._watch(node.args[0], tape, frame)
+            return UNKNOWN
+        if method in GRADIENT_METHODS and node.args:
+            if tape is not None:
+                tape.gradient_calls.append(node)
+            self._record_gradient_sink(site, tape, frame)
+            return Value(kind=Kind.GRADS)
+        return UNKNOWN
+
+    def _watch(self, node: ast.AST, tape: TapeInfo | None, frame: Frame) -> None:
+        key = self._target_key(node)
+        if key is None:
+            return
+        value = frame.lookup(key) or UNKNOWN
+        span = self.doc.span(node)
+        origin = Origin("watched", key, f"watched:{key}", span)
+        tapes = frozenset({tape.id}) if tape else None
+        frame.env[key] = evolve(value, live=value.live | {Grad(origin, span, tapes)}, watched=True)
+
+    # ----------------------------------------------------------------------------- sinks
+    def _record_gradient_sink(self, site: Site, tape: TapeInfo | None, frame: Frame) -> None:
+        node = site.node
+        if frame.summary:
+            return
+        target = site.args[0] if site.args else site.keywords.get("target", UNKNOWN)
+        source_node = _argument(node, 1, "sources")
+        sources = self._source_items(source_node, frame) if source_node is not None else None
+        names = self.analysis.gradient_source_names.setdefault(id(frame.function), set())
+        if source_node is not None:
+            names |= {self._target_key(n) for n in ast.walk(source_node) if self._target_key(n)}
+        label = self._sink_label(node)
+        self.analysis.sinks.append(Sink("gradient", node, node.args[0], target, sources, tape, label, frame.function))
+
+    def _sink_label(self, node: ast.Call) -> str:
+        return f"`{self.doc.short(node.func, 32)}` on line {node.lineno}"
+
+    def _source_items(self, node: ast.AST, frame: Frame) -> list[SourceItem] | None:
+        if isinstance(node, (ast.List, ast.Tuple)):
+            items = []
+            for elt in node.elts:
+                sub = self._source_items(elt, frame)
+                if sub is None:
+                    return None
+                items.extend(sub)
+            return items
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+            left, right = self._source_items(node.left, frame), self._source_items(node.right, frame)
+            return None if left is None or right is None else left + right
+        value = self.eval(node, frame)
+        if value.kind == Kind.VARIABLES and value.sources:
+            return [SourceItem(node, value, value.sources)]
+        if value.kind == Kind.VARIABLE and value.model is not None:
+            return [SourceItem(node, value, frozenset({value.model}))]
+        if value.watched:
+            return [SourceItem(node, value, frozenset(g.origin for g in value.live if g.origin.kind == "watched"))]
+        if value.kind == Kind.TENSOR and not value.live:
+            return [SourceItem(node, value, frozenset())]
+        return None
+
+    def _record_minimize_sink(self, site: Site, frame: Frame) -> None:
+        loss = site.args[0] if site.args else site.keywords.get("loss")
+        if frame.summary or loss is None or loss.kind != Kind.CALLABLE or loss.func is None:
+            return
+        func = loss.func
+        inner = Frame({}, frame, func, cls=frame.cls, tapes=frame.tapes)
+        if isinstance(func, ast.Lambda):
+            inner.returns.append(self.eval(func.body, inner))
+        elif isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            self.exec_block(func.body, inner)
+        if not inner.returns:
+            return
+        node = site.node
+        source_node = _argument(node, 1, "var_list")
+        sources = self._source_items(source_node, frame) if source_node is not None else None
+        label = self._sink_label(node)
+        self.analysis.sinks.append(
+            Sink("minimize", node, node.args[0] if node.args else node, join(inner.returns), sources, None, label,
+                 frame.function))
+
+    def _record_compute_loss_sink(self, site: Site, model: Value, frame: Frame) -> None:
+        if frame.summary or model.model is None:
+            return
+        node = site.node
+        index = 2 if site.method == "compute_loss" else 1
+        y_pred_node = site.arg_node(index, "y_pred")
+        if y_pred_node is None:
+            return
+        target = self.eval(y_pred_node, frame)
+        sources = [SourceItem(node.func, Value(kind=Kind.VARIABLES), frozenset({model.model}))]
+        label = self._sink_label(node)
+        self.analysis.sinks.append(Sink("compute-loss", node, y_pred_node, target, sources, None, label, frame.function))
+
+    def _record_guard(self, test: ast.AST, frame: Frame) -> None:
+        node = test.operand if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not) else test
+        if isinstance(node, ast.Compare) and len(node.comparators) == 1:
+            node = node.left
+            if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "len" and node.args:
+                node = node.args[0]
+        key = self._target_key(node)
+        if key is None:
+            return
+        value = frame.lookup(key)
+        if value is not None and value.kind == Kind.GRADS:
+            self.analysis.guards.append(Guard(test, node, value))
+
+
+def _argument(node: ast.Call, index: int, keyword: str) -> ast.AST | None:
+    if len(node.args) > index:
+        return node.args[index]
+    return next((k.value for k in node.keywords if k.arg == keyword), None)

@@ -1,0 +1,230 @@
+"""Statements: assignments and binding, control flow (each loop walked twice so values flow around
+it), and `with` blocks that open a gradient tape."""
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+
+from .facts import Rebind, TapeInfo
+from .frame import Frame, _handler
+from .values import UNKNOWN, Kind, Origin, Value, evolve, join
+
+_MAX_DOUBLED_LOOPS = 4  # nested loops deeper than this are walked once per level
+
+
+class Statements:
+    def exec_block(self, body: list[ast.stmt], frame: Frame) -> None:
+        for stmt in body:
+            self.exec_stmt(stmt, frame)
+
+    def exec_stmt(self, stmt: ast.stmt, frame: Frame) -> None:
+        method = _handler(type(self), "exec_", type(stmt))
+        if method is not None:
+            method(self, stmt, frame)
+        else:
+            for child in ast.iter_child_nodes(stmt):
+                if isinstance(child, ast.expr):
+                    self.eval(child, frame)
+
+    def exec_FunctionDef(self, stmt: ast.FunctionDef, frame: Frame) -> None:
+        frame.env[stmt.name] = Value(kind=Kind.CALLABLE, func=stmt)
+
+    exec_AsyncFunctionDef = exec_FunctionDef
+
+    def exec_ClassDef(self, stmt: ast.ClassDef, frame: Frame) -> None:
+        frame.env[stmt.name] = Value(kind=Kind.CALLABLE, func=stmt)
+
+    def exec_Import(self, stmt: ast.AST, frame: Frame) -> None:
+        pass
+
+    exec_ImportFrom = exec_Import
+
+    def exec_Expr(self, stmt: ast.Expr, frame: Frame) -> None:
+        self.eval(stmt.value, frame)
+
+    def exec_Return(self, stmt: ast.Return, frame: Frame) -> None:
+        if stmt.value is not None:
+            frame.returns.append(self.eval(stmt.value, frame))
+
+    def exec_Assign(self, stmt: ast.Assign, frame: Frame) -> None:
+        value = self.eval(stmt.value, frame)
+        for target in stmt.targets:
+            self._check_rebind(stmt, target, stmt.value, frame)
+            self.bind(target, value, frame, stmt.value)
+
+    def exec_AnnAssign(self, stmt: ast.AnnAssign, frame: Frame) -> None:
+        if stmt.value is not None:
+            self.bind(stmt.target, self.eval(stmt.value, frame), frame, stmt.value)
+
+    def exec_AugAssign(self, stmt: ast.AugAssign, frame: Frame) -> None:
+        self._check_rebind(stmt, stmt.target, stmt.value, frame)
+        value = self.op(join([self.eval(stmt.target, frame), self.eval(stmt.value, frame)]), stmt, frame)
+        self.bind(stmt.target, value, frame, None)
+
+    def exec_If(self, stmt: ast.If, frame: Frame) -> None:
+        self._record_guard(stmt.test, frame)
+        self._branches([stmt.body, stmt.orelse], frame)
+
+    def exec_While(self, stmt: ast.While, frame: Frame) -> None:
+        self._record_guard(stmt.test, frame)
+        for _ in self._loop_rounds():  # twice: values flow around the loop once
+            self.exec_block(stmt.body, frame)
+        self.exec_block(stmt.orelse, frame)
+
+    def exec_For(self, stmt: ast.For, frame: Frame) -> None:
+        iterable = self.eval(stmt.iter, frame)
+        for _ in self._loop_rounds():
+            self.bind(stmt.target, self._element(iterable), frame, None)
+            self.exec_block(stmt.body, frame)
+        self.exec_block(stmt.orelse, frame)
+
+    def _loop_rounds(self) -> Iterator[None]:
+        """Two rounds per loop so values flow around it once; deep in nested loops only one, or the
+        cost would double with every level (2**depth). Found by fuzzing."""
+        rounds = 2 if self._loop_depth < _MAX_DOUBLED_LOOPS else 1
+        self._loop_depth += 1
+        try:
+            for _ in range(rounds):
+                yield
+        finally:
+            self._loop_depth -= 1
+
+    exec_AsyncFor = exec_For
+
+    def exec_Try(self, stmt: ast.Try, frame: Frame) -> None:
+        self.exec_block(stmt.body, frame)
+        for handler in stmt.handlers:
+            self.exec_block(handler.body, frame)
+        self.exec_block(stmt.orelse, frame)
+        self.exec_block(stmt.finalbody, frame)
+
+    exec_TryStar = exec_Try
+
+    def exec_Match(self, stmt: ast.AST, frame: Frame) -> None:
+        self.eval(stmt.subject, frame)
+        self._branches([case.body for case in stmt.cases], frame)
+
+    def exec_Delete(self, stmt: ast.Delete, frame: Frame) -> None:
+        for target in stmt.targets:
+            if isinstance(target, ast.Name):
+                frame.env.pop(target.id, None)
+
+    def exec_With(self, stmt: ast.With, frame: Frame) -> None:
+        opened: list[TapeInfo] = []
+        for item in stmt.items:
+            value = self.eval(item.context_expr, frame)
+            if value.kind == Kind.TAPE:
+                tape = self._open_tape(stmt, item, value)
+                opened.append(tape)
+                value = Value(kind=Kind.TAPE, tape=tape)
+            if item.optional_vars is not None:
+                self.bind(item.optional_vars, value, frame, None)
+        saved = frame.tapes
+        frame.tapes = saved + tuple(opened)
+        self.exec_block(stmt.body, frame)
+        frame.tapes = saved
+
+    exec_AsyncWith = exec_With
+
+    def _open_tape(self, stmt: ast.With, item: ast.withitem, value: Value) -> TapeInfo:
+        call = item.context_expr if isinstance(item.context_expr, ast.Call) else None
+        existing = value.tape if isinstance(value.tape, TapeInfo) else None
+        if existing is not None:
+            existing.with_node = stmt
+            return existing
+        name = item.optional_vars.id if isinstance(item.optional_vars, ast.Name) else "tape"
+        self.tape_counter += 1
+        tape = TapeInfo(f"{name}#{self.tape_counter}", name, self._persistent(call), stmt, call)
+        self.analysis.tapes.append(tape)
+        return tape
+
+    def _persistent(self, call: ast.Call | None) -> bool:
+        if call is None:
+            return False
+        for keyword in call.keywords:
+            if keyword.arg == "persistent":
+                return not (isinstance(keyword.value, ast.Constant) and not keyword.value.value)
+        return bool(call.args) and not (isinstance(call.args[0], ast.Constant) and not call.args[0].value)
+
+    def _branches(self, blocks: list[list[ast.stmt]], frame: Frame) -> None:
+        """Run each branch from the same state and join the results."""
+        before = dict(frame.env)
+        results = []
+        for block in blocks:
+            frame.env = dict(before)
+            self.exec_block(block, frame)
+            results.append(frame.env)
+        if len(blocks) == 1:
+            results.append(before)
+        merged: dict[str, Value] = {}
+        for env in results:
+            for name, value in env.items():
+                merged[name] = _merge(merged[name], value) if name in merged else value
+        frame.env = merged
+
+    # ----------------------------------------------------------------------------- binding
+    def bind(self, target: ast.AST, value: Value, frame: Frame, value_node: ast.AST | None) -> None:
+        if isinstance(target, (ast.Tuple, ast.List)):
+            elements = value.items if value.items and len(value.items) == len(target.elts) else None
+            for index, elt in enumerate(target.elts):
+                element = elements[index] if elements else evolve(value, items=None)
+                self.bind(elt.value if isinstance(elt, ast.Starred) else elt, element, frame, None)
+            return
+        key = self._target_key(target)
+        if key is None:
+            if isinstance(target, ast.Subscript):
+                base = self._target_key(target.value)
+                if base is not None:
+                    old = frame.lookup(base) or UNKNOWN
+                    frame.env[base] = evolve(join([old, value]), kind=old.kind if old.kind != Kind.UNKNOWN else value.kind)
+            return
+        value = self._name_new_origin(key, value, frame, value_node)
+        if key.startswith("self.") and frame.cls is not None:
+            frame.cls.attrs[key] = value
+        frame.env[key] = value
+
+    def _target_key(self, node: ast.AST) -> str | None:
+        if isinstance(node, ast.Name):
+            return node.id
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self":
+            return f"self.{node.attr}"
+        return None
+
+    def _name_new_origin(self, key: str, value: Value, frame: Frame, value_node: ast.AST | None) -> Value:
+        """A model or variable created by this statement is named after its target."""
+        fresh = isinstance(value_node, ast.Call) and value.kind in (Kind.MODEL, Kind.VARIABLE)
+        if not fresh or (value.model is not None and value.model.kind != "new"):
+            return value
+        if key.startswith("self.") and frame.cls is not None and frame.cls.is_keras:
+            return evolve(value, model=frame.cls.origin)  # sub-layers and weights belong to the model
+        if value.model is None:
+            return value  # e.g. a non-trainable variable
+        scope = getattr(frame.function, "name", "module")
+        kind = "variable" if value.kind == Kind.VARIABLE else "model"
+        origin = Origin(kind, key, f"{scope}:{key}", self.doc.span(value_node), integer=value.model.integer)
+        return evolve(value, model=origin)
+
+    def _check_rebind(self, stmt: ast.stmt, target: ast.AST, value_node: ast.AST, frame: Frame) -> None:
+        key = self._target_key(target)
+        if key is None:
+            return
+        old = frame.lookup(key)
+        if old is None or old.kind != Kind.VARIABLE or old.model is None or old.model.kind != "variable":
+            return
+        if isinstance(stmt, ast.AugAssign) or any(self._target_key(n) == key for n in ast.walk(value_node)):
+            self.analysis.rebinds.append(Rebind(stmt, target, old.model, frame.function))
+
+    def _element(self, iterable: Value) -> Value:
+        if iterable.kind == Kind.VARIABLES:
+            return Value(kind=Kind.VARIABLE, sources=iterable.sources)
+        return evolve(iterable, items=None)
+
+
+def _merge(a: Value, b: Value) -> Value:
+    if a == b:
+        return a
+    if a.kind == b.kind and a.kind in (Kind.MODEL, Kind.VARIABLE, Kind.TAPE, Kind.OPTIMIZER, Kind.CALLABLE):
+        return a if a.model is not None or a.tape is not None or a.func is not None else b
+    merged = join([a, b])
+    kind = a.kind if a.kind == b.kind else (a.kind if b.kind == Kind.UNKNOWN else b.kind if a.kind == Kind.UNKNOWN else merged.kind)
+    return evolve(merged, kind=kind)
