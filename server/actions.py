@@ -19,7 +19,7 @@ from gradguard.rules.report.suppression import suppression_edit
 from . import analysis
 
 if TYPE_CHECKING:
-    from .server import GradguardServer
+    from .state import GradguardServer
 
 FIX_ALL_KIND = f"{types.CodeActionKind.SourceFixAll.value}.gradguard"
 

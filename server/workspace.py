@@ -23,7 +23,7 @@ from . import analysis
 from .documents import TextDocument
 
 if TYPE_CHECKING:
-    from .server import GradguardServer
+    from .state import GradguardServer
 
 
 async def workspace_diagnostics(ls: GradguardServer, params: types.WorkspaceDiagnosticParams):
