@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from ..diagnostics import Severity
+from ..model.status import Verdict
 
 
 class Rule:
@@ -29,6 +30,9 @@ class Rule:
     # What TensorFlow does with `bad` after gradguard's preferred fix: "ok", or "differs" (the
     # gradients change, for silent bugs), or "nofix" when the rule offers no automatic fix.
     fixed_outcome: ClassVar[str] = "ok"
+    # The verdicts (model/status.py) of a sink's origin this rule reports: where two rules see the
+    # same lost gradient, `status.verdict` decides once which one it is, and only that rule speaks.
+    owns: ClassVar[tuple[Verdict, ...]] = ()
 
     @classmethod
     def doc_url(cls) -> str:
@@ -43,6 +47,7 @@ class BreakRule(Rule):
     path from some differentiated variable cut.
     """
 
+    owns = (Verdict.CUT, Verdict.TARGET_ONLY)  # reported together, by the break report
     verb: ClassVar[str] = "leaves TensorFlow through"
     # `v.assign(x)` changes `v` itself: later reads of `v` carry the cut too.
     mutates_receiver: ClassVar[bool] = False

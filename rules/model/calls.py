@@ -6,10 +6,11 @@ import ast
 
 from ..source.imports import is_differentiable_numpy, is_numpy, is_tensorflow
 from .conventions import _MODEL_NAME, _NEXT_STATE
+from .facts import MinimizeCall, name_key
 from .frame import Frame
 from .library import (COLLECTION_ADDERS, GRADIENT_METHODS, KERAS_MODEL_FACTORIES, KERAS_MODEL_PREFIXES,
                       PREDICT_METHODS)
-from .values import UNKNOWN, Break, Grad, Kind, Origin, Site, Value, cut_by, evolve, join
+from .values import UNKNOWN, Break, Grad, Kind, Origin, OriginKind, Site, Value, cut_by, evolve, join
 
 
 class Calls:
@@ -62,14 +63,14 @@ class Calls:
 
     def _add_to_collection(self, node: ast.AST, site: Site, frame: Frame) -> None:
         """`history.append(q)`: the list now holds whatever `q` carries."""
-        key = self._target_key(node)
+        key = name_key(node)
         added = [v for v in site.args if v.live or v.cut]
         if key is not None and added:
             old = frame.lookup(key) or UNKNOWN
             frame.env[key] = evolve(join([old, *added]), kind=old.kind, items=None)
 
     def _callee_attribute(self, func: ast.Attribute, frame: Frame) -> Value:
-        key = self._target_key(func)
+        key = name_key(func)
         if key is not None:
             value = frame.lookup(key)
             if value is None and frame.cls is not None:
@@ -88,7 +89,7 @@ class Calls:
     def _model_output(self, model: Value, node: ast.Call, frame: Frame) -> Value:
         # A model value can lose track of which model it is (joined from several, returned by a
         # summary); its output still starts a gradient, from a model named after the call.
-        origin = model.model or Origin("model", self.doc.short(node.func), f"call:{self.doc.span(node.func)}")
+        origin = model.model or Origin(OriginKind.MODEL, self.doc.short(node.func), f"call:{self.doc.span(node.func)}")
         grad = Grad(origin, self.doc.span(node), None, bootstrap=self._bootstrap_call(node))
         return self.op(Value(frozenset({grad}), kind=Kind.TENSOR), node, frame)
 
@@ -117,7 +118,7 @@ class Calls:
         return None
 
     def _mutate_receiver(self, site: Site, result: Value, frame: Frame) -> None:
-        key = self._target_key(site.node.func.value) if isinstance(site.node.func, ast.Attribute) else None
+        key = name_key(site.node.func.value) if isinstance(site.node.func, ast.Attribute) else None
         if key is not None:
             old = frame.lookup(key) or UNKNOWN
             frame.env[key] = evolve(old, cut=old.cut | result.cut)
@@ -146,7 +147,7 @@ class Calls:
                 and "tape" in self.doc.text(node.func.value).lower():
             return self._tape_method(site, Value(kind=Kind.TAPE), frame)
         if receiver is not None and method == "minimize":
-            self.analysis.minimize_calls.append((node, receiver, site.args[0] if site.args else UNKNOWN))
+            self.analysis.record_minimize_call(MinimizeCall(node, receiver, site.args[0] if site.args else UNKNOWN))
             self._record_minimize_sink(site, frame)
             return UNKNOWN
         if method in ("compute_loss", "compiled_loss") and receiver is not None and receiver.kind == Kind.MODEL:
@@ -154,7 +155,7 @@ class Calls:
             return join(site.inputs()[1:]) if site.inputs() else UNKNOWN
         if method == "add_weight" or method == "add_variable":
             trainable = _keyword_constant(node, "trainable", True)
-            origin = Origin("new", "", "") if trainable else None
+            origin = Origin(OriginKind.NEW, "", "") if trainable else None
             return Value(kind=Kind.VARIABLE, model=origin)
         if callee.kind == Kind.MODEL or (receiver is not None and receiver.kind == Kind.MODEL and method in ("call", "__call__")):
             model = callee if callee.kind == Kind.MODEL else receiver
@@ -163,7 +164,7 @@ class Calls:
         if callee.kind == Kind.CALLABLE and isinstance(callee.func, ast.ClassDef):
             info = self.classes.get(callee.func.name)
             if info is not None and info.is_keras:
-                return Value(kind=Kind.MODEL, model=Origin("new", "", ""))
+                return Value(kind=Kind.MODEL, model=Origin(OriginKind.NEW, "", ""))
             return UNKNOWN
         if callee.kind == Kind.CALLABLE and callee.func is not None:
             return self._local_call(site, callee.func, frame)
@@ -172,12 +173,12 @@ class Calls:
             return foreign  # a name from `from helpers import *`
         if callee.kind == Kind.UNKNOWN and not callee.live and isinstance(node.func, ast.Attribute) \
                 and (frame.tapes or frame.loss_function) and self._inferred_model(node.func):
-            key = self._target_key(node.func) or self.doc.text(node.func)
-            origin = Origin("model", key, f"attr:{key}", self.doc.span(node.func))
+            key = name_key(node.func) or self.doc.text(node.func)
+            origin = Origin(OriginKind.MODEL, key, f"attr:{key}", self.doc.span(node.func))
             return self._special_call(site, Value(kind=Kind.MODEL, model=origin), frame)
         if callee.kind == Kind.UNKNOWN and not callee.live and isinstance(node.func, ast.Name) \
                 and _MODEL_NAME.search(node.func.id) and frame.lookup(node.func.id) is None:
-            origin = Origin("model", node.func.id, f"name:{node.func.id}", self.doc.span(node.func))
+            origin = Origin(OriginKind.MODEL, node.func.id, f"name:{node.func.id}", self.doc.span(node.func))
             return self._special_call(site, Value(kind=Kind.MODEL, model=origin), frame)
         return None
 
@@ -187,7 +188,7 @@ class Calls:
         if summary is None:
             return self._ordinary_call(site, UNKNOWN, frame)
         if summary.kind == Kind.MODEL:
-            return Value(kind=Kind.MODEL, model=Origin("new", "", ""))
+            return Value(kind=Kind.MODEL, model=Origin(OriginKind.NEW, "", ""))
         params = self._params(func)
         offset = 1 if cls is not None and params and params[0].arg == "self" else 0
         actuals: dict[int, Value] = {}
@@ -217,7 +218,7 @@ class Calls:
         if foreign is None:
             return None
         if foreign.model:
-            return Value(kind=Kind.MODEL, model=Origin("new", "", ""))
+            return Value(kind=Kind.MODEL, model=Origin(OriginKind.NEW, "", ""))
         if foreign.summary is None:
             return None
         actuals = dict(enumerate(site.args))
@@ -259,11 +260,11 @@ class Calls:
                 return None  # re-created from a gradient-carrying value: a break rule's business
             if not _keyword_constant(node, "trainable", True):
                 return Value(kind=Kind.TENSOR)
-            return Value(kind=Kind.VARIABLE, model=Origin("new", "", "", integer=_integer_variable(node, self.imports)))
+            return Value(kind=Kind.VARIABLE, model=Origin(OriginKind.NEW, "", "", integer=_integer_variable(node, self.imports)))
         if qual in KERAS_MODEL_FACTORIES or qual.startswith(KERAS_MODEL_PREFIXES):
             if qual.startswith("keras.layers.") and qual.split(".")[-1][:1].islower():
                 return None  # keras.layers.concatenate(...) and friends are ops, not layers
-            return Value(kind=Kind.MODEL, model=Origin("new", "", ""))
+            return Value(kind=Kind.MODEL, model=Origin(OriginKind.NEW, "", ""))
         if qual.startswith("keras.optimizers.") or qual.startswith("tensorflow.optimizers."):
             return Value(kind=Kind.OPTIMIZER, keras3=".legacy." not in qual)
         if qual.startswith("tensorflow.compat.v1.train.") or qual.startswith("tensorflow.train."):

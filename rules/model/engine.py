@@ -20,12 +20,12 @@ from ..source.document import Document
 from .calls import Calls
 from .conventions import _MODEL_NAME
 from .expressions import Expressions
-from .facts import Analysis, ClassInfo, Sink, SourceItem, TapeInfo
+from .facts import Analysis, ClassInfo, Sink, SinkKind, SourceItem, TapeInfo
 from .frame import Frame
 from .library import KERAS_BASES
 from .sinks import Sinks
 from .statements import Statements
-from .values import UNKNOWN, Cut, Grad, Kind, Origin, Value, evolve, join
+from .values import UNKNOWN, Cut, Grad, Kind, Origin, OriginKind, Value, evolve, join
 
 
 class Engine(Statements, Expressions, Calls, Sinks):
@@ -76,7 +76,7 @@ class Engine(Statements, Expressions, Calls, Sinks):
         for cls in self.classes.values():
             cls.is_keras = self._is_keras_class(cls.node, set())
             if cls.is_keras:
-                cls.origin = Origin("model", "self", f"class:{cls.node.name}", self.doc.span(cls.node))
+                cls.origin = Origin(OriginKind.MODEL, "self", f"class:{cls.node.name}", self.doc.span(cls.node))
             self.analysis.classes.append(cls)
             for item in cls.node.body:
                 if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -173,10 +173,10 @@ class Engine(Statements, Expressions, Calls, Sinks):
             if index == 0 and frame.cls is not None and name == "self":
                 frame.env[name] = self._self_value(frame.cls)
             elif loss and (name == "y_pred" or (name not in ("self", "y_true") and index == len(params) - 1)):
-                origin = Origin("y_pred", name, f"y_pred:{id(node)}", span)
+                origin = Origin(OriginKind.Y_PRED, name, f"y_pred:{id(node)}", span)
                 frame.env[name] = Value(frozenset({Grad(origin, span, None)}), kind=Kind.TENSOR)
             elif _MODEL_NAME.search(name):
-                origin = Origin("model", name, f"param:{id(node)}:{name}", span)
+                origin = Origin(OriginKind.MODEL, name, f"param:{id(node)}:{name}", span)
                 frame.env[name] = Value(kind=Kind.MODEL, model=origin)
             else:
                 frame.env[name] = UNKNOWN
@@ -200,7 +200,7 @@ class Engine(Statements, Expressions, Calls, Sinks):
         name = getattr(node, "name", "lambda")
         target_node = node.body if isinstance(node, ast.Lambda) else node
         self.analysis.sinks.append(
-            Sink("loss-function", node, target_node, target, None, None, f"the loss `{name}`", node)
+            Sink(SinkKind.LOSS_FUNCTION, node, target_node, target, None, None, name, node)
         )
 
     def summary(self, node: ast.AST, cls: ClassInfo | None) -> Value | None:
@@ -214,7 +214,7 @@ class Engine(Statements, Expressions, Calls, Sinks):
             if index == 0 and cls is not None and param.arg == "self":
                 frame.env[param.arg] = self._self_value(cls)
                 continue
-            origin = Origin("param", param.arg, f"param{index}", self.doc.span(param), index=index)
+            origin = Origin(OriginKind.PARAM, param.arg, f"param{index}", self.doc.span(param), index=index)
             frame.env[param.arg] = Value(frozenset({Grad(origin, self.doc.span(param), None)}))
         if isinstance(node, ast.Lambda):
             frame.returns.append(self.eval(node.body, frame))
@@ -245,13 +245,13 @@ class Engine(Statements, Expressions, Calls, Sinks):
             return grads
 
         for grad in summary.live:
-            if grad.origin.kind == "param":
+            if grad.origin.kind is OriginKind.PARAM:
                 live |= actual_grads(grad)
                 cut |= actuals.get(grad.origin.index, UNKNOWN).cut
             else:
                 live.add(evolve(grad, site=call_span) if foreign else grad)
         for c in summary.cut:
-            if c.grad.origin.kind == "param":
+            if c.grad.origin.kind is OriginKind.PARAM:
                 brk = evolve(c.brk, via=call_span, value_text=self.doc.short(node))
                 cut |= {Cut(brk, g) for g in actual_grads(c.grad)}
                 cut |= actuals.get(c.grad.origin.index, UNKNOWN).cut

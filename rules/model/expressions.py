@@ -4,9 +4,10 @@ from __future__ import annotations
 import ast
 
 from .conventions import _MODEL_NAME
+from .facts import name_key
 from .frame import Frame, _handler
 from .library import TENSOR_ATTRS_WITHOUT_GRADIENT, VARIABLE_ATTRS
-from .values import UNKNOWN, Grad, Kind, Origin, Site, Value, evolve, join
+from .values import UNKNOWN, Grad, Kind, Origin, OriginKind, Site, Value, evolve, join
 
 
 class Expressions:
@@ -41,7 +42,7 @@ class Expressions:
         return value
 
     def eval_Attribute(self, node: ast.Attribute, frame: Frame) -> Value:
-        key = self._target_key(node)
+        key = name_key(node)
         if key is not None and (value := frame.lookup(key)) is not None:
             return self._read(value, node)
         if key is not None and frame.cls is not None and key in frame.cls.attrs:
@@ -57,7 +58,7 @@ class Expressions:
             if key is not None and frame.cls is not None and frame.cls.is_keras and _MODEL_NAME.search(node.attr):
                 return base
         if key is not None and _MODEL_NAME.search(node.attr) and not (frame.cls and frame.cls.is_keras):
-            origin = Origin("model", key, f"attr:{key}", self.doc.span(node))
+            origin = Origin(OriginKind.MODEL, key, f"attr:{key}", self.doc.span(node))
             return Value(kind=Kind.MODEL, model=origin)
         if node.attr in TENSOR_ATTRS_WITHOUT_GRADIENT:
             return UNKNOWN

@@ -1,11 +1,23 @@
-"""What one analysis finds: sinks, tapes, classes and the other facts that rules query."""
+"""What one analysis finds: the facts rules query, each recorded once where the interpreter meets it.
+
+Loops are walked twice (values flow around them once), so the interpreter meets most statements
+twice; the `record_*` methods keep one fact per syntax node, and a rule never deduplicates.
+"""
 from __future__ import annotations
 
 import ast
+import enum
 from dataclasses import dataclass, field
 
 from ..source.document import Document
-from .values import Origin, Value
+from .values import Kind, Origin, OriginKind, Value
+
+
+class SinkKind(enum.Enum):
+    GRADIENT = "gradient"            # tape.gradient / jacobian / batch_jacobian
+    LOSS_FUNCTION = "loss-function"  # what a loss given to `compile` (or a keras.losses.Loss) returns
+    COMPUTE_LOSS = "compute-loss"    # `self.compute_loss(x, y, y_pred)` in a train_step
+    MINIMIZE = "minimize"            # `optimizer.minimize(loss_fn, var_list)`
 
 
 @dataclass
@@ -15,7 +27,11 @@ class TapeInfo:
     persistent: bool
     with_node: ast.With
     call_node: ast.Call | None
-    gradient_calls: list[ast.Call] = field(default_factory=list)
+    gradient_calls: list[ast.Call] = field(default_factory=list)  # each call once, in the order met
+
+    def record_gradient_call(self, call: ast.Call) -> None:
+        if not any(known is call for known in self.gradient_calls):
+            self.gradient_calls.append(call)
 
 
 @dataclass
@@ -29,33 +45,65 @@ class SourceItem:
 
 @dataclass
 class Sink:
-    kind: str                         # "gradient", "loss-function", "compute-loss", "minimize"
-    node: ast.AST
+    """A value something differentiates: the loss of a `tape.gradient`, `minimize` or loss function."""
+
+    kind: SinkKind
+    node: ast.AST                     # the call (or the loss function's definition)
     target_node: ast.AST
     target: Value
     sources: list[SourceItem] | None  # None: whatever the target depends on
     tape: TapeInfo | None
-    label: str                        # "`tape.gradient` on line 24"
-    function: ast.AST | None = None
+    callee: str                       # the call as written, shortened (`tape.gradient`); a loss function's name
+    function: ast.AST | None = None   # the function the sink is in
+    source_node: ast.AST | None = None  # the sources (var_list) argument as written
+
+    @property
+    def named(self) -> str:
+        """How messages name the sink: "`tape.gradient`", or "the loss `huber`"."""
+        if self.kind is SinkKind.LOSS_FUNCTION:
+            return f"the loss `{self.callee}`"
+        return f"`{self.callee}`"
+
+    @property
+    def label(self) -> str:
+        """The sink's name with its line: "`tape.gradient` on line 24"."""
+        if self.kind is SinkKind.LOSS_FUNCTION:
+            return self.named
+        return f"{self.named} on line {self.node.lineno}"
 
 
 @dataclass
-class Guard:
-    """An `if`/`while` test over a value."""
+class TruthTest:
+    """A name tested by an `if` or `while` (`if grads:`, `if grads is None:`, `if len(grads) == 0:`)."""
 
     node: ast.AST                     # the test expression
     value_node: ast.AST               # the name tested
-    value: Value
+    kinds: set[Kind] = field(default_factory=set)  # what the name held, over every walk of the test
 
 
 @dataclass
-class Rebind:
-    """`w = w - lr * g` where `w` was a tf.Variable."""
+class Rebinding:
+    """A name that held a `tf.Variable` is assigned again (`w = w - lr * g`, `w -= lr * g`)."""
 
     node: ast.stmt
     target: ast.AST
-    origin: Origin
+    variable: Origin
+    reads_itself: bool                # the new value is computed from the variable
     function: ast.AST | None
+
+    @property
+    def replaces_variable(self) -> bool:
+        """A named variable replaced by a tensor computed from it: later reads are not the variable."""
+        return self.reads_itself and self.variable.kind is OriginKind.VARIABLE
+
+
+@dataclass
+class MinimizeCall:
+    """`optimizer.minimize(loss, ...)`, whatever the loss is (a callable or an already computed tensor)."""
+
+    node: ast.Call
+    optimizer: Value
+    loss: Value
 
 
 @dataclass
@@ -71,8 +119,37 @@ class Analysis:
     doc: Document
     sinks: list[Sink] = field(default_factory=list)
     tapes: list[TapeInfo] = field(default_factory=list)
-    guards: list[Guard] = field(default_factory=list)
-    minimize_calls: list[tuple[ast.Call, Value, Value]] = field(default_factory=list)
-    rebinds: list[Rebind] = field(default_factory=list)
     classes: list[ClassInfo] = field(default_factory=list)
-    gradient_source_names: dict[int, set[str]] = field(default_factory=dict)  # id(function) → names
+    truth_tests: dict[int, TruthTest] = field(default_factory=dict)     # by id of the test node
+    rebindings: dict[int, Rebinding] = field(default_factory=dict)      # by id of the statement
+    minimize_calls: dict[int, MinimizeCall] = field(default_factory=dict)  # by id of the call
+
+    def record_truth_test(self, node: ast.AST, value_node: ast.AST, value: Value) -> None:
+        test = self.truth_tests.setdefault(id(node), TruthTest(node, value_node))
+        test.kinds.add(value.kind)
+
+    def record_rebinding(self, rebinding: Rebinding) -> None:
+        self.rebindings.setdefault(id(rebinding.node), rebinding)
+
+    def record_minimize_call(self, call: MinimizeCall) -> None:
+        self.minimize_calls.setdefault(id(call.node), call)
+
+    def variables_rebound_from_themselves(self) -> set[Origin]:
+        """Variables replaced by a tensor computed from them (`w = w - lr * g`): their later reads
+        are not the variable any more."""
+        return {r.variable for r in self.rebindings.values() if r.replaces_variable}
+
+    def gradient_source_names(self, function: ast.AST | None) -> set[str]:
+        """The names (`w`, `self.w`) in the sources of the `tape.gradient` calls inside `function`."""
+        return {key for sink in self.sinks
+                if sink.kind is SinkKind.GRADIENT and sink.function is function and sink.source_node is not None
+                for node in ast.walk(sink.source_node) if (key := name_key(node))}
+
+
+def name_key(node: ast.AST) -> str | None:
+    """The key the interpreter binds a target under: `x`, or `self.x` (other targets have none)."""
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self":
+        return f"self.{node.attr}"
+    return None

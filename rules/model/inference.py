@@ -30,7 +30,7 @@ from pathlib import Path
 from ..source.document import Document
 from .engine import Engine
 from ..source.imports import is_known_library
-from .values import Cut, Grad, Kind, Origin, Value
+from .values import Cut, Grad, Kind, Origin, OriginKind, Value
 
 log = logging.getLogger("gradguard.jedi")
 
@@ -282,7 +282,7 @@ def _localised(summary: Value, path: str) -> Value:
     confused with the caller's (the key gets the path)."""
 
     def origin(o: Origin) -> Origin:
-        return o if o.kind == "param" else replace(o, key=f"{path}:{o.key}")
+        return o if o.kind is OriginKind.PARAM else replace(o, key=f"{path}:{o.key}")
 
     def grad(g: Grad) -> Grad:
         return replace(g, origin=origin(g.origin))

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import ast
 
-from .facts import Guard, Sink, SourceItem, TapeInfo
+from .facts import Sink, SinkKind, SourceItem, TapeInfo, name_key
 from .frame import Frame
 from .library import GRADIENT_METHODS
-from .values import UNKNOWN, Grad, Kind, Origin, Site, Value, evolve, join
+from .values import UNKNOWN, Grad, Kind, Origin, OriginKind, Site, Value, evolve, join
 
 
 class Sinks:
@@ -19,18 +19,18 @@ class Sinks:
             return UNKNOWN
         if method in GRADIENT_METHODS and node.args:
             if tape is not None:
-                tape.gradient_calls.append(node)
+                tape.record_gradient_call(node)
             self._record_gradient_sink(site, tape, frame)
             return Value(kind=Kind.GRADS)
         return UNKNOWN
 
     def _watch(self, node: ast.AST, tape: TapeInfo | None, frame: Frame) -> None:
-        key = self._target_key(node)
+        key = name_key(node)
         if key is None:
             return
         value = frame.lookup(key) or UNKNOWN
         span = self.doc.span(node)
-        origin = Origin("watched", key, f"watched:{key}", span)
+        origin = Origin(OriginKind.WATCHED, key, f"watched:{key}", span)
         tapes = frozenset({tape.id}) if tape else None
         frame.env[key] = evolve(value, live=value.live | {Grad(origin, span, tapes)}, watched=True)
 
@@ -42,14 +42,11 @@ class Sinks:
         target = site.args[0] if site.args else site.keywords.get("target", UNKNOWN)
         source_node = _argument(node, 1, "sources")
         sources = self._source_items(source_node, frame) if source_node is not None else None
-        names = self.analysis.gradient_source_names.setdefault(id(frame.function), set())
-        if source_node is not None:
-            names |= {self._target_key(n) for n in ast.walk(source_node) if self._target_key(n)}
-        label = self._sink_label(node)
-        self.analysis.sinks.append(Sink("gradient", node, node.args[0], target, sources, tape, label, frame.function))
+        self.analysis.sinks.append(Sink(SinkKind.GRADIENT, node, node.args[0], target, sources, tape,
+                                        self._callee(node), frame.function, source_node))
 
-    def _sink_label(self, node: ast.Call) -> str:
-        return f"`{self.doc.short(node.func, 32)}` on line {node.lineno}"
+    def _callee(self, node: ast.Call) -> str:
+        return self.doc.short(node.func, 32)
 
     def _source_items(self, node: ast.AST, frame: Frame) -> list[SourceItem] | None:
         if isinstance(node, (ast.List, ast.Tuple)):
@@ -69,7 +66,7 @@ class Sinks:
         if value.kind == Kind.VARIABLE and value.model is not None:
             return [SourceItem(node, value, frozenset({value.model}))]
         if value.watched:
-            return [SourceItem(node, value, frozenset(g.origin for g in value.live if g.origin.kind == "watched"))]
+            return [SourceItem(node, value, frozenset(g.origin for g in value.live if g.origin.kind is OriginKind.WATCHED))]
         if value.kind == Kind.TENSOR and not value.live:
             return [SourceItem(node, value, frozenset())]
         return None
@@ -89,10 +86,9 @@ class Sinks:
         node = site.node
         source_node = _argument(node, 1, "var_list")
         sources = self._source_items(source_node, frame) if source_node is not None else None
-        label = self._sink_label(node)
         self.analysis.sinks.append(
-            Sink("minimize", node, node.args[0] if node.args else node, join(inner.returns), sources, None, label,
-                 frame.function))
+            Sink(SinkKind.MINIMIZE, node, node.args[0] if node.args else node, join(inner.returns), sources, None,
+                 self._callee(node), frame.function, source_node))
 
     def _record_compute_loss_sink(self, site: Site, model: Value, frame: Frame) -> None:
         if frame.summary or model.model is None:
@@ -104,21 +100,21 @@ class Sinks:
             return
         target = self.eval(y_pred_node, frame)
         sources = [SourceItem(node.func, Value(kind=Kind.VARIABLES), frozenset({model.model}))]
-        label = self._sink_label(node)
-        self.analysis.sinks.append(Sink("compute-loss", node, y_pred_node, target, sources, None, label, frame.function))
+        self.analysis.sinks.append(Sink(SinkKind.COMPUTE_LOSS, node, y_pred_node, target, sources, None,
+                                        self._callee(node), frame.function))
 
-    def _record_guard(self, test: ast.AST, frame: Frame) -> None:
+    def _record_truth_test(self, test: ast.AST, frame: Frame) -> None:
         node = test.operand if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not) else test
         if isinstance(node, ast.Compare) and len(node.comparators) == 1:
             node = node.left
             if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "len" and node.args:
                 node = node.args[0]
-        key = self._target_key(node)
+        key = name_key(node)
         if key is None:
             return
         value = frame.lookup(key)
-        if value is not None and value.kind == Kind.GRADS:
-            self.analysis.guards.append(Guard(test, node, value))
+        if value is not None:
+            self.analysis.record_truth_test(test, node, value)
 
 
 def _argument(node: ast.Call, index: int, keyword: str) -> ast.AST | None:

@@ -5,9 +5,9 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
-from .facts import Rebind, TapeInfo
+from .facts import Rebinding, TapeInfo, name_key
 from .frame import Frame, _handler
-from .values import UNKNOWN, Kind, Origin, Value, evolve, join
+from .values import UNKNOWN, Kind, Origin, OriginKind, Value, evolve, join
 
 _MAX_DOUBLED_LOOPS = 4  # nested loops deeper than this are walked once per level
 
@@ -62,11 +62,11 @@ class Statements:
         self.bind(stmt.target, value, frame, None)
 
     def exec_If(self, stmt: ast.If, frame: Frame) -> None:
-        self._record_guard(stmt.test, frame)
+        self._record_truth_test(stmt.test, frame)
         self._branches([stmt.body, stmt.orelse], frame)
 
     def exec_While(self, stmt: ast.While, frame: Frame) -> None:
-        self._record_guard(stmt.test, frame)
+        self._record_truth_test(stmt.test, frame)
         for _ in self._loop_rounds():  # twice: values flow around the loop once
             self.exec_block(stmt.body, frame)
         self.exec_block(stmt.orelse, frame)
@@ -170,10 +170,10 @@ class Statements:
                 element = elements[index] if elements else evolve(value, items=None)
                 self.bind(elt.value if isinstance(elt, ast.Starred) else elt, element, frame, None)
             return
-        key = self._target_key(target)
+        key = name_key(target)
         if key is None:
             if isinstance(target, ast.Subscript):
-                base = self._target_key(target.value)
+                base = name_key(target.value)
                 if base is not None:
                     old = frame.lookup(base) or UNKNOWN
                     frame.env[base] = evolve(join([old, value]), kind=old.kind if old.kind != Kind.UNKNOWN else value.kind)
@@ -183,36 +183,29 @@ class Statements:
             frame.cls.attrs[key] = value
         frame.env[key] = value
 
-    def _target_key(self, node: ast.AST) -> str | None:
-        if isinstance(node, ast.Name):
-            return node.id
-        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self":
-            return f"self.{node.attr}"
-        return None
-
     def _name_new_origin(self, key: str, value: Value, frame: Frame, value_node: ast.AST | None) -> Value:
         """A model or variable created by this statement is named after its target."""
         fresh = isinstance(value_node, ast.Call) and value.kind in (Kind.MODEL, Kind.VARIABLE)
-        if not fresh or (value.model is not None and value.model.kind != "new"):
+        if not fresh or (value.model is not None and value.model.kind is not OriginKind.NEW):
             return value
         if key.startswith("self.") and frame.cls is not None and frame.cls.is_keras:
             return evolve(value, model=frame.cls.origin)  # sub-layers and weights belong to the model
         if value.model is None:
             return value  # e.g. a non-trainable variable
         scope = getattr(frame.function, "name", "module")
-        kind = "variable" if value.kind == Kind.VARIABLE else "model"
+        kind = OriginKind.VARIABLE if value.kind == Kind.VARIABLE else OriginKind.MODEL
         origin = Origin(kind, key, f"{scope}:{key}", self.doc.span(value_node), integer=value.model.integer)
         return evolve(value, model=origin)
 
     def _check_rebind(self, stmt: ast.stmt, target: ast.AST, value_node: ast.AST, frame: Frame) -> None:
-        key = self._target_key(target)
+        key = name_key(target)
         if key is None:
             return
         old = frame.lookup(key)
-        if old is None or old.kind != Kind.VARIABLE or old.model is None or old.model.kind != "variable":
+        if old is None or old.kind != Kind.VARIABLE or old.model is None:
             return
-        if isinstance(stmt, ast.AugAssign) or any(self._target_key(n) == key for n in ast.walk(value_node)):
-            self.analysis.rebinds.append(Rebind(stmt, target, old.model, frame.function))
+        reads_itself = isinstance(stmt, ast.AugAssign) or any(name_key(n) == key for n in ast.walk(value_node))
+        self.analysis.record_rebinding(Rebinding(stmt, target, old.model, reads_itself, frame.function))
 
     def _element(self, iterable: Value) -> Value:
         if iterable.kind == Kind.VARIABLES:

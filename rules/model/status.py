@@ -2,15 +2,31 @@
 
 For one sink (`tape.gradient`, a loss function, `minimize`) and each origin whose variables are
 differentiated, its paths to the target are live (the tape can differentiate them), cut (a break
-on the way) or untaped (the tape never recorded them).
+on the way) or untaped (the tape never recorded them). From those, `verdict` decides in one place
+what went wrong for the origin, and so which rule reports it: each rule declares the verdict it
+`owns`, and two rules never report the same origin of the same sink.
 """
 from __future__ import annotations
 
+import enum
 from dataclasses import dataclass, field
 
 from ..diagnostics import Severity
-from .engine import Sink
+from .facts import Sink
 from .values import Cut, Grad, Origin
+
+
+class Verdict(enum.Enum):
+    """What happened to one origin's gradient at one sink, in the order `verdict` decides it."""
+
+    LIVE = "live"                # it gets its gradient
+    TARGET_ONLY = "target-only"  # only a bootstrapped TD target still carries it: the prediction is cut
+    UNRECORDED = "unrecorded"    # a path the sink's tape never recorded (the first thing to fix)
+    REBOUND = "rebound"          # the variable was replaced by a tensor computed from it
+    CUT = "cut"                  # every path the tape recorded is cut by a break
+    INTEGER = "integer"          # an integer variable: never differentiable
+    UNTOUCHED = "untouched"      # the loss never uses it
+    SILENT = "silent"            # nothing to say that another finding does not say better
 
 
 @dataclass
@@ -18,10 +34,13 @@ class OriginStatus:
     live: list[Grad] = field(default_factory=list)     # paths the sink's tape can differentiate
     cuts: list[Cut] = field(default_factory=list)      # paths cut by a break
     untaped: list[Grad] = field(default_factory=list)  # paths the tape never recorded
+    verdict: Verdict = Verdict.LIVE
 
 
-def sink_status(sink: Sink) -> dict[Origin, OriginStatus]:
-    """For each differentiated origin of a sink, how its paths reach the target."""
+def sink_status(sink: Sink, rebound: set[Origin] | frozenset[Origin] = frozenset()) -> dict[Origin, OriginStatus]:
+    """For each differentiated origin of a sink, how its paths reach the target, and the verdict.
+
+    `rebound`: the variables the analysis saw replaced by a tensor (`Analysis.variables_rebound_from_themselves`)."""
     status: dict[Origin, OriginStatus] = {o: OriginStatus() for o in differentiated(sink)}
     for grad in sink.target.live:
         if grad.origin in status:
@@ -30,7 +49,25 @@ def sink_status(sink: Sink) -> dict[Origin, OriginStatus]:
     for cut in sink.target.cut:
         if cut.grad.origin in status and tape_records(sink, cut.grad):
             status[cut.grad.origin].cuts.append(cut)
+    for origin, paths in status.items():
+        paths.verdict = verdict(sink, status, origin, paths, rebound)
     return status
+
+
+def verdict(sink: Sink, status: dict[Origin, OriginStatus], origin: Origin, paths: OriginStatus,
+            rebound: set[Origin] | frozenset[Origin]) -> Verdict:
+    """Which rule's business the origin is: the precedence of the GG3 checks and the break report."""
+    if paths.live:
+        cut_prediction = any(not c.grad.bootstrap for c in paths.cuts)
+        return Verdict.TARGET_ONLY if all(g.bootstrap for g in paths.live) and cut_prediction else Verdict.LIVE
+    if paths.untaped:
+        if only_target_untaped(sink, status, paths):
+            # Only a TD target computed before the tape uses it: the wrong variables were asked for.
+            return Verdict.SILENT if paths.cuts or origin.integer else Verdict.UNTOUCHED
+        return Verdict.REBOUND if origin in rebound else Verdict.UNRECORDED
+    if paths.cuts:
+        return Verdict.CUT
+    return Verdict.INTEGER if origin.integer else Verdict.UNTOUCHED
 
 
 def live_elsewhere(sink: Sink, status: dict[Origin, OriginStatus]) -> bool:

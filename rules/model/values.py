@@ -28,27 +28,38 @@ class Kind(enum.Enum):
     CALLABLE = "callable"      # a function or lambda defined in this file
 
 
+class OriginKind(str, enum.Enum):
+    """What an origin stands for."""
+
+    MODEL = "model"        # a Keras model or layer: its trainable variables
+    VARIABLE = "variable"  # one tf.Variable
+    Y_PRED = "y_pred"      # the prediction a loss function is given
+    WATCHED = "watched"    # a tensor passed to tape.watch
+    PARAM = "param"        # a parameter of a function being summarised (replaced at each call)
+    NEW = "new"            # just constructed, named by the assignment that binds it
+
+
 @dataclass(frozen=True)
 class Origin:
     """Something whose trainable variables a loss can depend on."""
 
-    kind: str   # "model", "variable", "y_pred", "watched", "param"
+    kind: OriginKind
     name: str   # as the user wrote it: "model", "self.q_net", "w"
     key: str    # identity across the file
     span: Span | None = field(default=None, compare=False)
     integer: bool = field(default=False, compare=False)  # an integer tf.Variable: never differentiable
-    index: int = -1     # parameter index, for kind "param" (function summaries)
+    index: int = -1     # parameter index, for OriginKind.PARAM (function summaries)
 
     def describe(self) -> str:
         return {
-            "model": f"output of `{self.name}`",
-            "variable": f"depends on the variable `{self.name}`",
-            "y_pred": "the model's prediction",
-            "watched": f"depends on the watched `{self.name}`",
+            OriginKind.MODEL: f"output of `{self.name}`",
+            OriginKind.VARIABLE: f"depends on the variable `{self.name}`",
+            OriginKind.Y_PRED: "the model's prediction",
+            OriginKind.WATCHED: f"depends on the watched `{self.name}`",
         }.get(self.kind, f"depends on `{self.name}`")
 
     def variables_text(self) -> str:
-        if self.kind == "model":
+        if self.kind is OriginKind.MODEL:
             return f"{self.name}.trainable_variables"
         return self.name
 

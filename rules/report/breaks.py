@@ -11,21 +11,22 @@ import os
 from ..catalogue.phrases import sink_phrase
 from ..catalogue.rule import BreakRule
 from ..diagnostics import Diagnostic, Related, Severity, Span
-from ..model.engine import Analysis
-from ..model.status import OriginStatus, dead_severity, sink_status
-from ..model.values import Cut, Origin
+from ..model.facts import Analysis
+from ..model.status import Verdict, dead_severity, sink_status
+from ..model.values import Cut
 
 
 def break_diagnostics(analysis: Analysis, rules: dict[str, BreakRule]) -> list[Diagnostic]:
+    """The findings of the origins whose verdict the break rules own (`BreakRule.owns`)."""
     out: list[Diagnostic] = []
     doc = analysis.doc
+    rebound = analysis.variables_rebound_from_themselves()
     for sink in analysis.sinks:
-        status = sink_status(sink)
+        status = sink_status(sink, rebound)
         severity = dead_severity(status)
-        # A path the tape never recorded is the first thing to fix (GG301): once it is recorded the
-        # origin may well keep its gradient, and a cut beside it may be deliberate (an estimator).
-        dead = [o for o, s in status.items() if not s.live and s.cuts and not s.untaped]
-        for origin in dead + _target_only(status):
+        dead = [o for o, s in status.items() if s.verdict is Verdict.CUT]
+        target_only = [o for o, s in status.items() if s.verdict is Verdict.TARGET_ONLY]
+        for origin in dead + target_only:
             partial = severity == Severity.WARNING or origin not in dead
             for cut in _reported_breaks(status[origin].cuts, rules):
                 rule = rules[cut.brk.code]
@@ -40,7 +41,7 @@ def break_diagnostics(analysis: Analysis, rules: dict[str, BreakRule]) -> list[D
                 related = [Related(cut.grad.site, f"`{origin.name}` starts the gradient here")]
                 if brk.via:
                     related.append(Related(brk.span, f"{brk.label} cuts the gradient here", brk.path))
-                related.append(Related(doc.span(sink.node), f"the loss reaches {sink.label.split(' on ')[0]} here"))
+                related.append(Related(doc.span(sink.node), f"the loss reaches {sink.named} here"))
                 fixes = () if brk.via else tuple(rule.fixes(brk, doc))
                 level = Severity.WARNING if partial else severity
                 out.append(Diagnostic(brk.code, level, message, brk.via or brk.span, tuple(related), fixes))
@@ -60,12 +61,6 @@ def _display_path(path: str, relative_to: str) -> str:
     except ValueError:
         return path
     return shown if not shown.startswith("../../") else path
-
-
-def _target_only(status: dict[Origin, OriginStatus]) -> list[Origin]:
-    """Origins whose prediction is cut while a TD target computed from them still flows."""
-    return [o for o, s in status.items()
-            if s.live and all(g.bootstrap for g in s.live) and any(not c.grad.bootstrap for c in s.cuts)]
 
 
 def _reported_breaks(cuts: list[Cut], rules: dict[str, BreakRule]) -> list[Cut]:

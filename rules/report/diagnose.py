@@ -4,7 +4,7 @@ from __future__ import annotations
 from ..catalogue.registry import all_rules, break_rules
 from ..catalogue.rule import CheckRule
 from ..diagnostics import Diagnostic, Span
-from ..model.engine import Analysis
+from ..model.facts import Analysis
 from .breaks import break_diagnostics
 
 

@@ -6,6 +6,7 @@ import ast
 from ...diagnostics import Diagnostic, Related, Safety, Severity
 from ..edits import make_fix, wrap_call
 from ...model.status import sink_status
+from ...model.facts import SinkKind
 from ..rule import CheckRule
 
 
@@ -69,7 +70,7 @@ grads = tape.gradient(loss, model.trainable_variables)
         calls = {doc.span(n): n for n in doc.nodes_of(ast.Call)}
         out = []
         for sink in analysis.sinks:
-            if sink.kind != "gradient":
+            if sink.kind is not SinkKind.GRADIENT:
                 continue
             for origin, status in sink_status(sink).items():
                 targets = {g.site for g in status.live if g.bootstrap}
@@ -78,7 +79,7 @@ grads = tape.gradient(loss, model.trainable_variables)
                 for site in sorted(targets):
                     call = calls.get(site)
                     message = (f"the target uses `{origin.name}` on next states inside the tape without "
-                               f"`tf.stop_gradient`: {sink.label.split(' on ')[0]} also trains the target")
+                               f"`tf.stop_gradient`: {sink.named} also trains the target")
                     fixes = ()
                     if call is not None:
                         _, edits = wrap_call(doc, call, "stop_gradient")

@@ -2,8 +2,9 @@
 from __future__ import annotations
 
 from ...diagnostics import Diagnostic, Related
-from ...model.status import dead_severity, only_target_untaped, sink_status
+from ...model.status import Verdict, dead_severity, sink_status
 from ..phrases import sink_phrase
+from ...model.facts import SinkKind
 from ..rule import CheckRule
 
 
@@ -12,6 +13,7 @@ class OutsideTape(CheckRule):
     name = "computed-outside-tape"
     summary = "the model call or the loss runs outside the `with tf.GradientTape()` block"
     fixed_outcome = "nofix"
+    owns = (Verdict.UNRECORDED,)
     what = "`tape.gradient(loss, ...)` differentiates a value whose computation from the model's " \
            "variables was not (entirely) recorded by that tape: the model was called before the `with` " \
            "block, or the loss was computed after it ended. A break on the same model's other paths is " \
@@ -49,17 +51,15 @@ grads = tape.gradient(loss, model.trainable_variables)
 
     def check(self, analysis):
         out = []
-        rebound = {r.origin for r in analysis.rebinds}  # `w = w - lr * g`: GG304 explains it
+        rebound = analysis.variables_rebound_from_themselves()  # `w = w - lr * g`: GG304 explains it
         for sink in analysis.sinks:
-            if sink.kind != "gradient" or sink.tape is None:
+            if sink.kind is not SinkKind.GRADIENT or sink.tape is None:
                 continue
-            status = sink_status(sink)
+            status = sink_status(sink, rebound)
             severity = dead_severity(status)
             for origin, paths in status.items():
-                if paths.live or not paths.untaped or origin in rebound:
+                if paths.verdict not in self.owns:
                     continue
-                if only_target_untaped(sink, status, paths):
-                    continue  # the wrong variables were asked for: GG302's business
                 grad = min(paths.untaped, key=lambda g: g.dropped_at or g.site)
                 where = grad.dropped_at or grad.site
                 text = analysis.doc.short_span(where)

@@ -5,7 +5,9 @@ import re
 
 from ...diagnostics import Diagnostic, Related, Safety
 from ..edits import make_fix, replace
-from ...model.status import dead_severity, only_target_untaped, sink_status, tape_records
+from ...model.status import Verdict, dead_severity, sink_status, tape_records
+from ...model.facts import SinkKind
+from ...model.values import OriginKind
 from ..rule import CheckRule
 
 _DOTTED_NAME = re.compile(r"(?!\d)\w+(?:\.(?!\d)\w+)*")  # `model`, `self.q_net`, `агент.сеть`
@@ -13,6 +15,7 @@ _DOTTED_NAME = re.compile(r"(?!\d)\w+(?:\.(?!\d)\w+)*")  # `model`, `self.q_net`
 
 class UntouchedSources(CheckRule):
     code = "GG302"
+    owns = (Verdict.UNTOUCHED,)
     name = "gradient-of-untouched-variables"
     summary = "`tape.gradient` is asked for variables the loss does not depend on (e.g. the target network's)"
     what = "The variables passed to `tape.gradient` (or `minimize`) belong to a model or variable that the " \
@@ -63,17 +66,15 @@ grads = tape.gradient(loss, model.trainable_variables)
     def check(self, analysis):
         out = []
         doc = analysis.doc
+        rebound = analysis.variables_rebound_from_themselves()
         for sink in analysis.sinks:
-            if sink.sources is None or sink.kind not in ("gradient", "minimize"):
+            if sink.sources is None or sink.kind not in (SinkKind.GRADIENT, SinkKind.MINIMIZE):
                 continue
-            status = sink_status(sink)
+            status = sink_status(sink, rebound)
             severity = dead_severity(status)
             for item in sink.sources:
                 for origin in sorted(item.origins, key=lambda o: o.name):
-                    paths = status[origin]
-                    if paths.live or paths.cuts or origin.integer:
-                        continue
-                    if paths.untaped and not only_target_untaped(sink, status, paths):
+                    if status[origin].verdict not in self.owns:
                         continue
                     message = (f"the loss given to {sink.label} never uses `{origin.name}`, so the gradient for "
                                f"`{doc.short(item.node)}` is None")
@@ -86,7 +87,7 @@ grads = tape.gradient(loss, model.trainable_variables)
         # `g.origin` can be None: the engine makes a model output with no origin when it calls
         # something that only looks like a model (`model.numpy()(x)`). Found by fuzzing.
         used = {g.origin for g in sink.target.live
-                if tape_records(sink, g) and g.origin is not None and g.origin.kind == "model"}
+                if tape_records(sink, g) and g.origin is not None and g.origin.kind is OriginKind.MODEL}
         used -= set(status)
         if len(used) != 1 or len(item.origins) != 1:
             return ()

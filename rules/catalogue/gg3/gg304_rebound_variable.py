@@ -5,6 +5,7 @@ import ast
 
 from ...diagnostics import Diagnostic, Safety
 from ..edits import make_fix, replace
+from ...model.status import Verdict
 from ..rule import CheckRule
 
 _METHODS = {ast.Sub: "assign_sub", ast.Add: "assign_add"}
@@ -12,6 +13,7 @@ _METHODS = {ast.Sub: "assign_sub", ast.Add: "assign_add"}
 
 class ReboundVariable(CheckRule):
     code = "GG304"
+    owns = (Verdict.REBOUND,)  # reported once, on the statement that replaces the variable
     name = "variable-rebound-to-tensor"
     summary = "`w = w - lr * g` replaces the variable with a tensor; the next gradient for `w` is None"
     what = "A name that holds a `tf.Variable` is reassigned from an expression of itself (`w = w - lr * g`, " \
@@ -56,13 +58,11 @@ for step in range(2):
     def check(self, analysis):
         doc = analysis.doc
         out = []
-        seen = set()
-        for rebind in analysis.rebinds:
-            if id(rebind.node) in seen:
-                continue  # loops are evaluated twice
-            seen.add(id(rebind.node))
+        for rebind in analysis.rebindings.values():
+            if not rebind.replaces_variable:
+                continue
             name = doc.text(rebind.target)
-            if name not in analysis.gradient_source_names.get(id(rebind.function), set()):
+            if name not in analysis.gradient_source_names(rebind.function):
                 continue
             message = (f"`{name}` was a `tf.Variable`; this rebinds it to a plain tensor, so the next "
                        f"`tape.gradient` for `{name}` returns None")

@@ -5,12 +5,15 @@ import ast
 
 from ...diagnostics import Diagnostic, Edit, Safety, Span
 from ..edits import make_fix
+from ...model.facts import SinkKind
+from ...model.status import Verdict
 from ..rule import CheckRule
 from ...model.values import Kind
 
 
 class UnwatchedSource(CheckRule):
     code = "GG306"
+    owns = (Verdict.INTEGER,)  # reported on the source item itself
     name = "unwatched-source"
     summary = "a plain tensor (or integer variable) is a gradient source but the tape never watched it"
     what = "`tape.gradient(loss, x)` is asked for the gradient with respect to a tensor that is not a " \
@@ -42,7 +45,7 @@ dy_dx = tape.gradient(y, x)
         doc = analysis.doc
         out = []
         for sink in analysis.sinks:
-            if sink.kind != "gradient" or sink.sources is None:
+            if sink.kind is not SinkKind.GRADIENT or sink.sources is None:
                 continue
             for item in sink.sources:
                 integer = any(o.integer for o in item.origins)

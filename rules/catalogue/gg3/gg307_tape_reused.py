@@ -56,7 +56,7 @@ del tape
         for tape in analysis.tapes:
             if tape.persistent:
                 continue
-            calls = sorted({id(c): c for c in tape.gradient_calls}.values(), key=lambda c: (c.lineno, c.col_offset))
+            calls = sorted(tape.gradient_calls, key=lambda c: (c.lineno, c.col_offset))
             second = _second_use(calls, tape.with_node, parents)
             if second is None:
                 continue

@@ -57,11 +57,8 @@ optimizer.apply_gradients(zip(grads, [w]))
         doc = analysis.doc
         out = []
         parents = doc.parents
-        seen = set()
-        for call, optimizer, loss in analysis.minimize_calls:
-            if id(call) in seen:
-                continue
-            seen.add(id(call))
+        for minimize in analysis.minimize_calls.values():
+            call, optimizer, loss = minimize.node, minimize.optimizer, minimize.loss
             callable_loss = loss.kind == Kind.CALLABLE
             if optimizer.kind == Kind.OPTIMIZER and optimizer.keras3:
                 message = (f"`{doc.short(call.func.value)}` is a Keras 3 optimizer: it has no `minimize`; "

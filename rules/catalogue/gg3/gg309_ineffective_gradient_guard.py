@@ -5,6 +5,7 @@ import ast
 
 from ...diagnostics import Diagnostic, Safety, Severity
 from ..edits import make_fix, replace
+from ...model.values import Kind
 from ..rule import CheckRule
 
 
@@ -57,11 +58,10 @@ if all(g is not None for g in gradients):
 
     def check(self, analysis):
         doc = analysis.doc
-        out, seen = [], set()
-        for guard in analysis.guards:
-            if id(guard.node) in seen:
-                continue
-            seen.add(id(guard.node))
+        out = []
+        for guard in analysis.truth_tests.values():
+            if Kind.GRADS not in guard.kinds:
+                continue  # only the list `tape.gradient` returns is always truthy
             name = doc.text(guard.value_node)
             message = (f"`{doc.short(guard.node)}` is true even when every gradient is None (`{name}` is a list "
                        f"with one entry per variable); test `all(g is not None for g in {name})`")
