@@ -17,6 +17,7 @@ from .. import __version__, api
 from ..catalogue import registry
 from ..diagnostics import Diagnostic, Severity
 from ..source.notebook import Notebook
+from ..source.text import line_texts
 
 Finding = tuple[str, "str | Notebook", Diagnostic]
 
@@ -82,11 +83,11 @@ def _shown_path(path: str) -> str:
 
 def _snippet(source: str | Notebook, diag: Diagnostic) -> list[str]:
     text = source.source if isinstance(source, Notebook) else source
-    lines = text.split("\n")
+    lines = line_texts(text)
     span = diag.span
     if not 1 <= span.line <= len(lines) or not lines[span.line - 1].strip():
         return []
-    line = lines[span.line - 1].rstrip("\r")
+    line = lines[span.line - 1]
     shown_line = span.line
     if isinstance(source, Notebook):
         shown_line = source.cell_position(span.line, 0)[1]

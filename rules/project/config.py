@@ -27,6 +27,7 @@ from pathlib import Path, PurePosixPath
 
 from ..catalogue import registry
 from ..diagnostics import Severity
+from ..source.text import line_texts
 
 DEFAULT_EXCLUDES = (
     ".git", ".venv", "venv", "__pycache__", "node_modules", "build", "dist", ".tox", ".mypy_cache",
@@ -337,7 +338,7 @@ class GitIgnore:
         if not file.is_file():
             return self
         try:
-            lines = file.read_text(encoding="utf-8", errors="replace").splitlines()
+            lines = line_texts(file.read_text(encoding="utf-8", errors="replace"))
         except OSError:
             return self
         base = Path(os.path.abspath(folder))

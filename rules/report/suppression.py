@@ -16,6 +16,7 @@ import tokenize
 from collections.abc import Sequence
 
 from ..diagnostics import Diagnostic, Edit, Span
+from ..source.text import split_lines
 
 _GRADGUARD = re.compile(r"#\s*gradguard\s*:\s*ignore\b(?:\[(?P<codes>[^\]]*)\])?", re.IGNORECASE)
 _NOQA = re.compile(
@@ -80,7 +81,7 @@ def suppression_edit(source: str, line: int, code: str) -> Edit:
     Extends an existing comment, else appends one. Raises ValueError for a line that cannot take
     a comment (it ends inside a multi-line string or with a backslash continuation).
     """
-    lines = source.splitlines(keepends=True) or [""]
+    lines = split_lines(source) or [""]  # not str.splitlines: a form feed would shift every line after it
     if not 1 <= line <= len(lines):
         raise ValueError(f"line {line} is outside the source ({len(lines)} lines)")
     text = lines[line - 1].rstrip("\r\n")
