@@ -1,4 +1,4 @@
-"""Code actions: each diagnostic's fixes, "Ignore GGxxx for this line", and fix-all.
+"""Code actions: each diagnostic's fixes, "Ignore GGxxx for this line", fix-all and its command.
 
 Quick fixes come from the fixes a diagnostic carries in its `data` (no new analysis); when a
 client does not send `data` back, or the document moved on since, they come from the analysis of
@@ -9,7 +9,6 @@ through `codeAction/resolve` when the client can resolve edits, else in the firs
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
@@ -17,13 +16,16 @@ from gradguard.rules import api
 from gradguard.rules.report.suppression import suppression_edit
 
 from . import analysis
-
-if TYPE_CHECKING:
-    from .state import GradguardServer
+from .state import GradguardServer, server
 
 FIX_ALL_KIND = f"{types.CodeActionKind.SourceFixAll.value}.gradguard"
+FIX_ALL_COMMAND = "gradguard.applyFixAll"
 
 
+@server.feature(
+    types.TEXT_DOCUMENT_CODE_ACTION,
+    types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix, FIX_ALL_KIND], resolve_provider=True),
+)
 async def code_actions(ls: GradguardServer, params: types.CodeActionParams) -> list[types.CodeAction]:
     uri = params.text_document.uri
     if ls.store.get(uri) is None:
@@ -171,6 +173,7 @@ async def _fix_all_action(ls: GradguardServer, uri: str) -> types.CodeAction:
     return await resolve(ls, action)
 
 
+@server.feature(types.CODE_ACTION_RESOLVE)
 async def resolve(ls: GradguardServer, action: types.CodeAction) -> types.CodeAction:
     data = action.data if isinstance(action.data, dict) else {}
     uri = data.get("uri")
@@ -192,3 +195,15 @@ async def fix_all_edit(ls: GradguardServer, uri: str) -> types.WorkspaceEdit | N
             edits.append({"uri": part.uri, "version": part.version, "range": analysis.range_json(edit.range),
                           "newText": edit.new_text})
     return workspace_edit(ls, edits) if edits else None
+
+
+@server.command(FIX_ALL_COMMAND)
+async def apply_fix_all(ls: GradguardServer, uri: str | None = None, *args) -> None:
+    """Apply every safe fix to a document (the editor's "gradguard: Fix All")."""
+    if not isinstance(uri, str) or ls.store.get(uri) is None:
+        raise ValueError(f"{FIX_ALL_COMMAND} expects the URI of an open document, got {uri!r}")
+    edit = await fix_all_edit(ls, uri)
+    if edit is None:
+        ls.window_show_message(types.ShowMessageParams(types.MessageType.Info, "gradguard: nothing to fix"))
+        return
+    await ls.workspace_apply_edit_async(types.ApplyWorkspaceEditParams(edit, label="gradguard: fix all"))

@@ -1,5 +1,7 @@
-"""`workspace/diagnostic`: every Python file of the workspace folders, with work-done progress.
+"""Pull diagnostics, for the clients that announce them (the others get `GradguardServer.push`).
 
+`textDocument/diagnostic` answers with the result for the document's current text, or "unchanged".
+`workspace/diagnostic` reports every Python file of the workspace folders, with work-done progress.
 Open documents are left to document diagnostics (their text in the editor is newer than the file).
 Each file's report carries a result id made of its modification time, size and the settings
 generation, so a client asking again gets "unchanged" for what did not change; when nothing did,
@@ -11,7 +13,6 @@ import asyncio
 import os
 import uuid
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from lsprotocol import types
 from pygls.uris import from_fs_path, to_fs_path
@@ -20,13 +21,45 @@ from gradguard.rules.project.files import Walk
 from gradguard.rules.project.config import ConfigError
 
 from . import analysis
+from .analysis import Result
 from .documents import TextDocument
+from .settings import SECTION
+from .state import GradguardServer
 
-if TYPE_CHECKING:
-    from .state import GradguardServer
+
+def register_pull_diagnostics(ls: GradguardServer) -> None:
+    """`initialize` calls this only for a client that pulls: one that does not is never offered it."""
+    options = types.DiagnosticOptions(identifier=SECTION, inter_file_dependencies=False, workspace_diagnostics=True)
+    ls.feature(types.TEXT_DOCUMENT_DIAGNOSTIC, options)(pull_document_diagnostics)
+    ls.feature(types.WORKSPACE_DIAGNOSTIC)(pull_workspace_diagnostics)
 
 
-async def workspace_diagnostics(ls: GradguardServer, params: types.WorkspaceDiagnosticParams):
+# -- textDocument/diagnostic ---------------------------------------------------------------------
+
+
+async def pull_document_diagnostics(ls: GradguardServer, params: types.DocumentDiagnosticParams):
+    uri = params.text_document.uri
+    target = ls.store.target_of(uri)
+    if not ls.settings_for(target).enable:
+        return types.RelatedFullDocumentDiagnosticReport(items=[])
+    result = await ls.current_result(target)
+    items = result.by_uri.get(uri, []) if result is not None else []
+    result_id = _result_id(result, uri)
+    if result_id is not None and params.previous_result_id == result_id:
+        return types.RelatedUnchangedDocumentDiagnosticReport(result_id=result_id)
+    return types.RelatedFullDocumentDiagnosticReport(items=items, result_id=result_id)
+
+
+def _result_id(result: Result | None, uri: str) -> str | None:
+    if result is None:
+        return None
+    return f"{result.snapshot.versions}:{hash(tuple(str(d) for d in result.by_uri.get(uri, [])))}"
+
+
+# -- workspace/diagnostic ------------------------------------------------------------------------
+
+
+async def pull_workspace_diagnostics(ls: GradguardServer, params: types.WorkspaceDiagnosticParams):
     previous = {item.uri: item.value for item in params.previous_result_ids}
     while True:
         generation = ls.generation
