@@ -21,6 +21,7 @@ from .catalogue.registry import break_rules
 from .diagnostics import Diagnostic, Severity, Span
 from .fix.edits import apply_edits, apply_fixes, chosen_fix, non_conflicting_edits, non_conflicting_fixes, with_newline
 from .fix.loop import MAX_FIX_ROUNDS, PythonText, fix_until_stable
+from .model.conventions import DEFAULT, NameConventions
 from .model.engine import analyze_document
 from .project.config import Config
 from .report.diagnose import diagnostics_for
@@ -39,30 +40,32 @@ __all__ = [
 
 
 def analyze(source: str, path: str = "<stdin>", *, enabled: Callable[[str], bool] | None = None,
-            resolver=None, budget=None, parser=None) -> list[Diagnostic]:
+            resolver=None, budget=None, parser=None, conventions: NameConventions = DEFAULT) -> list[Diagnostic]:
     """Diagnostics for one Python source text, sorted by position: the enabled rules' `findings`
     without those a suppression comment hides.
 
     `enabled(code)` selects rules (selection, ignores). A source that does not parse raises
     `SyntaxError` (see `findings`); `lint` reports it as E999.
     """
-    found = findings(source, path, resolver=resolver, budget=budget, parser=parser)
+    found = findings(source, path, resolver=resolver, budget=budget, parser=parser, conventions=conventions)
     lines = line_texts(source)
     return [d for d in found if (enabled is None or enabled(d.code)) and not suppressed(d, lines)]
 
 
-def findings(source: str, path: str = "<stdin>", *, resolver=None, budget=None, parser=None) -> list[Diagnostic]:
+def findings(source: str, path: str = "<stdin>", *, resolver=None, budget=None, parser=None,
+             conventions: NameConventions = DEFAULT) -> list[Diagnostic]:
     """Every rule's findings for one Python source text, before selection and suppression.
 
     `resolver` (model.inference.JediResolver) follows calls into other modules, within `budget`;
     `parser` (source.incremental.IncrementalParser, the editor's) re-parses only what changed.
     A source that does not parse raises `SyntaxError` (`source.document.PARSE_FAILURES`: also what
     CPython's parser raises when it gives up on deep nesting); code nested deeper than the
-    engine's recursion follows raises `RecursionError`.
+    engine's recursion follows raises `RecursionError`. `conventions`: what may be guessed from
+    names (model/conventions.py; `[tool.gradguard]` sets them).
     """
     doc = Document(source, path, parser)
     doc.tree  # raises SyntaxError for the caller
-    return diagnostics_for(analyze_document(doc, break_rules(), resolver, budget))
+    return diagnostics_for(analyze_document(doc, break_rules(), resolver, budget, conventions))
 
 
 def lint(source: str, path: str | os.PathLike, config: Config = Config(), config_path=None, *,
@@ -112,7 +115,7 @@ def lint_tolerant(source: str, path: str | os.PathLike, config: Config = Config(
 def _configured(source: str, display: str, config: Config, config_path, resolver=None, budget=None,
                 parser=None) -> list[Diagnostic]:
     found = analyze(source, display, enabled=lambda code: config.enabled(code, config_path),
-                    resolver=resolver, budget=budget, parser=parser)
+                    resolver=resolver, budget=budget, parser=parser, conventions=config.names)
     return [dataclasses.replace(d, severity=config.severity_for(d.code, d.severity)) for d in found]
 
 

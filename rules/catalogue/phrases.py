@@ -1,8 +1,13 @@
 """Words shared by the messages of several rules."""
 from __future__ import annotations
 
+from collections.abc import Iterable
+
+from ..diagnostics import Related, Span
+from ..model.conventions import DOCS
 from ..model.facts import Sink, SinkKind
 from ..model.values import Origin
+from ..source.document import Document
 
 
 def sink_phrase(sink: Sink, dead: list[Origin], partial: bool) -> str:
@@ -11,3 +16,18 @@ def sink_phrase(sink: Sink, dead: list[Origin], partial: bool) -> str:
         return f"{sink.label} returns a loss with no gradient for {names}"
     tail = " (other variables still get theirs)" if partial else ""
     return f"the loss given to {sink.label} gets no gradient for {names}{tail}"
+
+
+def guess_notes(doc: Document, *, origins: Iterable[Origin] = (), sink: Sink | None = None,
+                td_targets: Iterable[Span] = ()) -> tuple[Related, ...]:
+    """Notes for a finding that rests on a name guess (model/conventions.py): the guessed model,
+    a model call taken for a TD target from its input's name, a receiver taken for a tape."""
+    notes = [Related(origin.span, f"`{origin.name}` is taken for a Keras model only because of its name ({DOCS})")
+             for origin in origins if origin.guessed and origin.span is not None]
+    notes += [Related(site, f"this call is taken for a TD target only because its input is named like next "
+                            f"states ({DOCS})") for site in sorted(set(td_targets))]
+    if sink is not None and sink.guessed_tape:
+        receiver = sink.node.func.value
+        notes.append(Related(doc.span(receiver), f"`{doc.short(receiver)}` is taken for a GradientTape only because "
+                                                 f"of its name ({DOCS})"))
+    return tuple(notes)

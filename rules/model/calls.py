@@ -5,7 +5,6 @@ from __future__ import annotations
 import ast
 
 from ..source.imports import is_differentiable_numpy, is_numpy, is_tensorflow
-from .conventions import _MODEL_NAME, _NEXT_STATE
 from .facts import MinimizeCall, name_key
 from .frame import Frame
 from .library import (COLLECTION_ADDERS, GRADIENT_METHODS, KERAS_MODEL_FACTORIES, KERAS_MODEL_PREFIXES,
@@ -81,7 +80,7 @@ class Calls:
                 method = next((m for m in frame.cls.node.body if getattr(m, "name", None) == func.attr), None)
                 if isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)):
                     return Value(kind=Kind.CALLABLE, func=method)
-        return self.eval(func, frame) if _MODEL_NAME.search(func.attr) else UNKNOWN
+        return self.eval(func, frame) if self.conventions.model(func.attr) else UNKNOWN
 
     def _receiver(self, func: ast.Attribute, frame: Frame) -> Value:
         return self.eval(func.value, frame)
@@ -94,7 +93,7 @@ class Calls:
         return self.op(Value(frozenset({grad}), kind=Kind.TENSOR), node, frame)
 
     def _bootstrap_call(self, node: ast.Call) -> bool:
-        return any(_NEXT_STATE.search(self.doc.text(arg)) for arg in node.args[:1])
+        return any(self.conventions.next_state(self.doc.text(arg)) for arg in node.args[:1])
 
     def _apply_breaks(self, site: Site, default: Value | None, frame: Frame) -> Value | None:
         if not any(v.live for v in site.inputs()):
@@ -144,8 +143,8 @@ class Calls:
         if receiver is not None and receiver.kind == Kind.TAPE:
             return self._tape_method(site, receiver, frame)
         if receiver is not None and method in GRADIENT_METHODS and isinstance(node.func, ast.Attribute) \
-                and "tape" in self.doc.text(node.func.value).lower():
-            return self._tape_method(site, Value(kind=Kind.TAPE), frame)
+                and self.conventions.tape(self.doc.text(node.func.value)):
+            return self._tape_method(site, Value(kind=Kind.TAPE), frame, guessed=True)
         if receiver is not None and method == "minimize":
             self.analysis.record_minimize_call(MinimizeCall(node, receiver, site.args[0] if site.args else UNKNOWN))
             self._record_minimize_sink(site, frame)
@@ -177,8 +176,8 @@ class Calls:
             origin = Origin(OriginKind.MODEL, key, f"attr:{key}", self.doc.span(node.func))
             return self._special_call(site, Value(kind=Kind.MODEL, model=origin), frame)
         if callee.kind == Kind.UNKNOWN and not callee.live and isinstance(node.func, ast.Name) \
-                and _MODEL_NAME.search(node.func.id) and frame.lookup(node.func.id) is None:
-            origin = Origin(OriginKind.MODEL, node.func.id, f"name:{node.func.id}", self.doc.span(node.func))
+                and self.conventions.model(node.func.id) and frame.lookup(node.func.id) is None:
+            origin = Origin(OriginKind.MODEL, node.func.id, f"name:{node.func.id}", self.doc.span(node.func), guessed=True)
             return self._special_call(site, Value(kind=Kind.MODEL, model=origin), frame)
         return None
 
@@ -207,14 +206,14 @@ class Calls:
         model called anywhere else does not decide whether a loss gets its gradient."""
         if self.resolver is None or self.budget is None or self.imports.qualname(func) is not None:
             return False
-        return self.resolver.is_model(self.doc, func, self.budget, self.depth, self.break_rules)
+        return self.resolver.is_model(self.doc, func, self.budget, self.depth, self.sibling)
 
     def _foreign_call(self, site: Site, frame: Frame) -> Value | None:
         """A call of a function or class defined in another module, when jedi can say which."""
         if self.resolver is None or self.budget is None:
             return None
         foreign = self.resolver.callable_for(self.doc, site.node.func, site.qualname, self.budget, self.depth,
-                                               self.break_rules)
+                                               self.sibling)
         if foreign is None:
             return None
         if foreign.model:

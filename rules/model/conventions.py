@@ -1,16 +1,79 @@
-"""Name conventions: the guesses the model makes from how things are named, when nothing else is known.
+"""Name conventions: what the model guesses from how a thing is named, when nothing else is known.
 
-Documented in docs/name-conventions.md.
+The analysis prefers facts: an import (`keras.Sequential`), a constructor it can see, a class of
+this file that subclasses `keras.Model`, jedi's answer for another module. Only when none of those
+says what a name is does it guess from the name itself:
+
+* a **model**: a parameter, attribute or called name such as `model`, `q_net`, `self.actor`,
+  `policy_head` (`MODEL_WORDS`, as whole words of a snake_case name, digits allowed after);
+* **next states**: a model called on `next_states`, `s2`, `obs_tp1`, ... computes a TD target
+  (`NEXT_STATE`), which GG202 wants wrapped in `tf.stop_gradient`;
+* a **gradient tape**: `.gradient(...)` on a receiver whose name contains "tape".
+
+A finding that rests on such a guess says so in a note, and `[tool.gradguard]` can extend or turn
+off the guesses (`model-names`, `next-state-names`, `guess-from-names`). docs/name-conventions.md
+is the user's page for all of this.
 """
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
-# Callee names that are, by convention, Keras models or layers when nothing else is known.
-_MODEL_NAME = re.compile(
-    r"(^|_)(models?|nets?|networks?|qnet|dqn|actor|critic|generator|discriminator|gen|disc|encoder|decoder"
-    r"|policy|classifier|regressor|layers?|dense|mlp|cnn|rnn|lstm|gru|backbone|head|embedding)\d*($|_)",
-    re.IGNORECASE,
+MODEL_WORDS = (
+    "model", "models", "net", "nets", "network", "networks", "qnet", "dqn", "actor", "critic", "generator",
+    "discriminator", "gen", "disc", "encoder", "decoder", "policy", "classifier", "regressor", "layer",
+    "layers", "dense", "mlp", "cnn", "rnn", "lstm", "gru", "backbone", "head", "embedding",
 )
-# Model inputs that, by convention, are next states: a model called on them makes a TD target.
-_NEXT_STATE = re.compile(r"(next|new_?(state|obs)|_tp1\b|tp1|_prime\b|\bs_\b|\bs2\b|\bobs2\b|succ)", re.IGNORECASE)
+NEXT_STATE = r"next|new_?(state|obs)|_tp1\b|tp1|_prime\b|\bs_\b|\bs2\b|\bobs2\b|succ"
+DOCS = "docs/name-conventions.md"
+
+
+@dataclass(frozen=True)
+class NameConventions:
+    """The guesses in force for one analysis (the defaults, or as `[tool.gradguard]` sets them)."""
+
+    extra_model_names: tuple[str, ...] = ()
+    extra_next_state_names: tuple[str, ...] = ()
+    enabled: bool = True
+
+    def model(self, name: str) -> bool:
+        """`name` (a parameter, an attribute, a called name) is guessed to be a Keras model or layer."""
+        return self.enabled and self._model_pattern.search(name) is not None
+
+    def next_state(self, text: str) -> bool:
+        """A model called on `text` (its first argument, as written) computes a TD target."""
+        return self.enabled and self._next_state_pattern.search(text) is not None
+
+    def tape(self, receiver_text: str) -> bool:
+        """`<receiver>.gradient(...)` is a GradientTape's, though nothing else says what it is."""
+        return self.enabled and "tape" in receiver_text.lower()
+
+    @property
+    def _model_pattern(self) -> re.Pattern:
+        return _model_pattern(self.extra_model_names)
+
+    @property
+    def _next_state_pattern(self) -> re.Pattern:
+        return _next_state_pattern(self.extra_next_state_names)
+
+
+_PATTERNS: dict[tuple[str, tuple[str, ...]], re.Pattern] = {}
+
+
+def _model_pattern(extra: tuple[str, ...]) -> re.Pattern:
+    key = ("model", extra)
+    if key not in _PATTERNS:
+        words = "|".join(re.escape(word) for word in (*MODEL_WORDS, *extra))
+        _PATTERNS[key] = re.compile(rf"(^|_)({words})\d*($|_)", re.IGNORECASE)
+    return _PATTERNS[key]
+
+
+def _next_state_pattern(extra: tuple[str, ...]) -> re.Pattern:
+    key = ("next", extra)
+    if key not in _PATTERNS:
+        names = "".join(rf"|\b{re.escape(name)}\b" for name in extra)
+        _PATTERNS[key] = re.compile(f"({NEXT_STATE}{names})", re.IGNORECASE)
+    return _PATTERNS[key]
+
+
+DEFAULT = NameConventions()

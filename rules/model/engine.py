@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from ..diagnostics import Span
 from ..source.document import Document
 from .calls import Calls
-from .conventions import _MODEL_NAME
+from .conventions import DEFAULT, NameConventions
 from .expressions import Expressions
 from .facts import Analysis, ClassInfo, Sink, SinkKind, SourceItem, TapeInfo
 from .frame import Frame
@@ -29,13 +29,15 @@ from .values import UNKNOWN, Cut, Grad, Kind, Origin, OriginKind, Value, evolve,
 
 
 class Engine(Statements, Expressions, Calls, Sinks):
-    def __init__(self, doc: Document, break_rules, *, resolver=None, budget=None, depth: int = 0) -> None:
+    def __init__(self, doc: Document, break_rules, *, resolver=None, budget=None, depth: int = 0,
+                 conventions: NameConventions = DEFAULT) -> None:
         self.doc = doc
         self.resolver = resolver          # inference.JediResolver: callables from other modules
         self.budget = budget
         self.depth = depth
         self.imports = doc.imports
         self.break_rules = break_rules
+        self.conventions = conventions    # what may be guessed from names
         self.analysis = Analysis(doc)
         self.functions: dict[str, ast.AST] = {}         # module-level functions by name
         self.class_of_function: dict[int, ClassInfo] = {}
@@ -45,6 +47,11 @@ class Engine(Statements, Expressions, Calls, Sinks):
         self._nested: dict[int, list[ast.AST]] | None = None  # function → functions defined in it
         self._loop_depth = 0
         self.tape_counter = 0
+
+    def sibling(self, doc: Document, budget, depth: int) -> "Engine":
+        """An engine for another module (found by jedi), with this one's rules and conventions."""
+        return Engine(doc, self.break_rules, resolver=self.resolver, budget=budget, depth=depth,
+                      conventions=self.conventions)
 
     # ----------------------------------------------------------------------------- driver
     def prepare(self) -> Frame:
@@ -175,8 +182,8 @@ class Engine(Statements, Expressions, Calls, Sinks):
             elif loss and (name == "y_pred" or (name not in ("self", "y_true") and index == len(params) - 1)):
                 origin = Origin(OriginKind.Y_PRED, name, f"y_pred:{id(node)}", span)
                 frame.env[name] = Value(frozenset({Grad(origin, span, None)}), kind=Kind.TENSOR)
-            elif _MODEL_NAME.search(name):
-                origin = Origin(OriginKind.MODEL, name, f"param:{id(node)}:{name}", span)
+            elif self.conventions.model(name):
+                origin = Origin(OriginKind.MODEL, name, f"param:{id(node)}:{name}", span, guessed=True)
                 frame.env[name] = Value(kind=Kind.MODEL, model=origin)
             else:
                 frame.env[name] = UNKNOWN
@@ -264,10 +271,11 @@ class Engine(Statements, Expressions, Calls, Sinks):
 
 
 # --------------------------------------------------------------------------------- entry point
-def analyze_document(doc: Document, break_rules, resolver=None, budget=None) -> Analysis:
+def analyze_document(doc: Document, break_rules, resolver=None, budget=None,
+                     conventions: NameConventions = DEFAULT) -> Analysis:
     """The finished analysis of `doc`; `break_rules` are the catalogue's `BreakRule`s the
     interpreter consults at every call that a gradient-carrying value goes into."""
-    return Engine(doc, break_rules, resolver=resolver, budget=budget).run()
+    return Engine(doc, break_rules, resolver=resolver, budget=budget, conventions=conventions).run()
 
 
 __all__ = ["Analysis", "Engine", "Sink", "SourceItem", "TapeInfo", "analyze_document", "Span"]

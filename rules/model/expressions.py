@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import ast
 
-from .conventions import _MODEL_NAME
 from .facts import name_key
 from .frame import Frame, _handler
 from .library import TENSOR_ATTRS_WITHOUT_GRADIENT, VARIABLE_ATTRS
@@ -55,10 +54,10 @@ class Expressions:
                 return Value(kind=Kind.VARIABLES, sources=frozenset({base.model}))
             if node.attr == "layers":
                 return base
-            if key is not None and frame.cls is not None and frame.cls.is_keras and _MODEL_NAME.search(node.attr):
+            if key is not None and frame.cls is not None and frame.cls.is_keras and self.conventions.model(node.attr):
                 return base
-        if key is not None and _MODEL_NAME.search(node.attr) and not (frame.cls and frame.cls.is_keras):
-            origin = Origin(OriginKind.MODEL, key, f"attr:{key}", self.doc.span(node))
+        if key is not None and self.conventions.model(node.attr) and not (frame.cls and frame.cls.is_keras):
+            origin = Origin(OriginKind.MODEL, key, f"attr:{key}", self.doc.span(node), guessed=True)
             return Value(kind=Kind.MODEL, model=origin)
         if node.attr in TENSOR_ATTRS_WITHOUT_GRADIENT:
             return UNKNOWN

@@ -56,6 +56,7 @@ class Sink:
     callee: str                       # the call as written, shortened (`tape.gradient`); a loss function's name
     function: ast.AST | None = None   # the function the sink is in
     source_node: ast.AST | None = None  # the sources (var_list) argument as written
+    guessed_tape: bool = False        # the receiver is taken for a GradientTape only from its name
 
     @property
     def named(self) -> str:

@@ -28,7 +28,6 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ..source.document import Document
-from .engine import Engine
 from ..source.imports import is_known_library
 from .values import Cut, Grad, Kind, Origin, OriginKind, Value
 
@@ -82,7 +81,7 @@ class JediResolver:
     # -- the engine's question -------------------------------------------------------------------
 
     def callable_for(self, doc: Document, func: ast.AST, qualname: str | None, budget: Budget,
-                     depth: int = 0, break_rules=()) -> Foreign | None:
+                     depth: int, sibling: Callable) -> Foreign | None:
         """What `func` (a call's callee in `doc`) is, when it is defined in another module.
 
         jedi is asked only where it can answer: a name imported from code other than the libraries
@@ -102,10 +101,10 @@ class JediResolver:
         if location is None:
             return None
         path, line, kind = location
-        module = self._module(path, budget, depth, break_rules)
+        module = self._module(path, budget, depth, sibling)
         return module.foreign(line, kind) if module is not None else None
 
-    def is_model(self, doc: Document, node: ast.Attribute, budget: Budget, depth: int = 0, break_rules=()) -> bool:
+    def is_model(self, doc: Document, node: ast.Attribute, budget: Budget, depth: int, sibling: Callable) -> bool:
         """Whether jedi infers `node` (e.g. `agent.tower`) as an instance of a Keras model class."""
         if depth >= MAX_DEPTH or not _stored_attribute(node) or node.attr in _NOT_MODEL_METHODS:
             return False
@@ -113,16 +112,16 @@ class JediResolver:
             return False  # the classes it could be an instance of are in this file or in a library
         budget.asked += 1
         return bool(self._ask("infer", doc, node, budget,
-                              lambda names: any(self._keras_instance(name, budget, depth, break_rules) for name in names)))
+                              lambda names: any(self._keras_instance(name, budget, depth, sibling) for name in names)))
 
-    def _keras_instance(self, name, budget: Budget, depth: int, break_rules) -> bool:
+    def _keras_instance(self, name, budget: Budget, depth: int, sibling: Callable) -> bool:
         if name.type != "instance":
             return False
         full = name.full_name or ""
         if full.split(".")[0] in ("keras", "tensorflow", "tf_keras"):
             return any(part in full for part in (".models.", ".layers.", "Sequential", "Model"))
         path = str(name.module_path) if name.module_path else ""
-        module = self._module(path, budget, depth, break_rules) if path.endswith(".py") else None
+        module = self._module(path, budget, depth, sibling) if path.endswith(".py") else None
         info = module.engine.classes.get(name.name) if module is not None else None
         return bool(info and info.is_keras)
 
@@ -218,9 +217,9 @@ class JediResolver:
 
     # -- foreign modules -----------------------------------------------------------------------
 
-    def _module(self, path: str, budget: Budget, depth: int, break_rules) -> "_ForeignModule | None":
-        """Another module, analysed as far as summaries need (`Engine.prepare`), with the same
-        break rules as the module that asks."""
+    def _module(self, path: str, budget: Budget, depth: int, sibling: Callable) -> "_ForeignModule | None":
+        """Another module, analysed as far as summaries need (`Engine.prepare`) by `sibling` (the
+        asking engine's `Engine.sibling`: the same break rules and name conventions)."""
         try:
             if os.path.getsize(path) > MAX_MODULE_BYTES:
                 return None
@@ -230,7 +229,7 @@ class JediResolver:
             return None
         key = (path, hashlib.sha1(source.encode("utf-8", "surrogatepass")).hexdigest())
         if key not in self._modules:
-            self._modules[key] = _ForeignModule.analyse(path, source, self, budget, depth + 1, break_rules)
+            self._modules[key] = _ForeignModule.analyse(path, source, budget, depth + 1, sibling)
         return self._modules[key]
 
 
@@ -241,10 +240,10 @@ class _ForeignModule:
     foreigns: dict[tuple[int, str], Foreign | None] = field(default_factory=dict)
 
     @classmethod
-    def analyse(cls, path: str, source: str, resolver: JediResolver, budget: Budget, depth: int, break_rules):
+    def analyse(cls, path: str, source: str, budget: Budget, depth: int, sibling: Callable):
         try:
             doc = Document(source, path)
-            engine = Engine(doc, break_rules, resolver=resolver, budget=budget, depth=depth)
+            engine = sibling(doc, budget, depth)
             engine.prepare()
         except (SyntaxError, ValueError, RecursionError):
             return None

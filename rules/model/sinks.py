@@ -11,7 +11,8 @@ from .values import UNKNOWN, Grad, Kind, Origin, OriginKind, Site, Value, evolve
 
 
 class Sinks:
-    def _tape_method(self, site: Site, tape_value: Value, frame: Frame) -> Value:
+    def _tape_method(self, site: Site, tape_value: Value, frame: Frame, guessed: bool = False) -> Value:
+        """`tape.watch`, `tape.gradient`; `guessed`: the receiver is taken for a tape from its name."""
         node, method = site.node, site.method
         tape = tape_value.tape if isinstance(tape_value.tape, TapeInfo) else None
         if method == "watch" and node.args:
@@ -20,7 +21,7 @@ class Sinks:
         if method in GRADIENT_METHODS and node.args:
             if tape is not None:
                 tape.record_gradient_call(node)
-            self._record_gradient_sink(site, tape, frame)
+            self._record_gradient_sink(site, tape, frame, guessed)
             return Value(kind=Kind.GRADS)
         return UNKNOWN
 
@@ -35,7 +36,7 @@ class Sinks:
         frame.env[key] = evolve(value, live=value.live | {Grad(origin, span, tapes)}, watched=True)
 
     # ----------------------------------------------------------------------------- sinks
-    def _record_gradient_sink(self, site: Site, tape: TapeInfo | None, frame: Frame) -> None:
+    def _record_gradient_sink(self, site: Site, tape: TapeInfo | None, frame: Frame, guessed_tape: bool) -> None:
         node = site.node
         if frame.summary:
             return
@@ -43,7 +44,7 @@ class Sinks:
         source_node = _argument(node, 1, "sources")
         sources = self._source_items(source_node, frame) if source_node is not None else None
         self.analysis.sinks.append(Sink(SinkKind.GRADIENT, node, node.args[0], target, sources, tape,
-                                        self._callee(node), frame.function, source_node))
+                                        self._callee(node), frame.function, source_node, guessed_tape))
 
     def _callee(self, node: ast.Call) -> str:
         return self.doc.short(node.func, 32)

@@ -48,6 +48,7 @@ class Origin:
     key: str    # identity across the file
     span: Span | None = field(default=None, compare=False)
     integer: bool = field(default=False, compare=False)  # an integer tf.Variable: never differentiable
+    guessed: bool = field(default=False, compare=False)  # taken for a model only from its name (conventions.py)
     index: int = -1     # parameter index, for OriginKind.PARAM (function summaries)
 
     def describe(self) -> str:

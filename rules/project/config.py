@@ -7,6 +7,9 @@
     extend-exclude = ["legacy/**"]
     jedi = true                      # follow calls into other modules (jedi); false: one file at a time
     jedi-time-budget = 1.0           # seconds of jedi per file; past it, what one file shows stands
+    model-names = ["brain"]          # also guess these names to be Keras models (docs/name-conventions.md)
+    next-state-names = ["obs_after"] # also guess a model called on these to compute a TD target
+    guess-from-names = true          # false: never guess what a thing is from its name
     [tool.gradguard.per-file-ignores]
     "tests/*.py" = ["GG2"]
     [tool.gradguard.severity]
@@ -27,13 +30,17 @@ from pathlib import Path, PurePosixPath
 
 from ..catalogue import registry
 from ..diagnostics import Severity
+from ..model.conventions import DEFAULT as DEFAULT_CONVENTIONS
+from ..model.conventions import NameConventions
 from ..source.text import line_texts
 
 DEFAULT_EXCLUDES = (
     ".git", ".venv", "venv", "__pycache__", "node_modules", "build", "dist", ".tox", ".mypy_cache",
     "site-packages", ".gradguard_cache",
 )
-_KEYS = ("select", "ignore", "per-file-ignores", "severity", "exclude", "extend-exclude", "jedi", "jedi-time-budget")
+_KEYS = ("select", "ignore", "per-file-ignores", "severity", "exclude", "extend-exclude", "jedi", "jedi-time-budget",
+         "model-names", "next-state-names", "guess-from-names")
+_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _CODE_PREFIX = re.compile(r"^[A-Z]+[0-9]*$")
 
 
@@ -52,6 +59,7 @@ class Config:
     root: Path | None = None  # folder of the config file: globs are relative to it
     jedi: bool = True          # follow calls into other modules with jedi
     jedi_time_budget: float = 1.0  # seconds of jedi per file
+    names: NameConventions = DEFAULT_CONVENTIONS  # what the analysis may guess from names
 
     def enabled(self, code: str, path: str | os.PathLike | None = None) -> bool:
         if not _matches_any(code, self.select) or _matches_any(code, self.ignore):
@@ -153,6 +161,11 @@ def _config_from_table(table: object, path: Path) -> Config:
         root=path.parent.absolute(),
         jedi=check.boolean("jedi", table.get("jedi", True)),
         jedi_time_budget=check.seconds("jedi-time-budget", table.get("jedi-time-budget", 1.0)),
+        names=NameConventions(
+            extra_model_names=check.names("model-names", table.get("model-names", [])),
+            extra_next_state_names=check.names("next-state-names", table.get("next-state-names", [])),
+            enabled=check.boolean("guess-from-names", table.get("guess-from-names", True)),
+        ),
     )
 
 
@@ -177,6 +190,13 @@ class Checker:
         if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 60:
             raise self.fail(f"{key}: expected a number of seconds between 0 and 60, got {value!r}")
         return float(value)
+
+    def names(self, key: str, value: object) -> tuple[str, ...]:
+        names = self.strings(key, value)
+        for name in names:
+            if not _NAME.match(name):
+                raise self.fail(f"{key}: {name!r} is not a Python name (letters, digits and _)")
+        return names
 
     def codes(self, key: str, value: object) -> tuple[str, ...]:
         codes = self.strings(key, value)

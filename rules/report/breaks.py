@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 
-from ..catalogue.phrases import sink_phrase
+from ..catalogue.phrases import guess_notes, sink_phrase
 from ..catalogue.rule import BreakRule
 from ..diagnostics import Diagnostic, Related, Severity, Span
 from ..model.facts import Analysis
@@ -42,6 +42,8 @@ def break_diagnostics(analysis: Analysis, rules: dict[str, BreakRule]) -> list[D
                 if brk.via:
                     related.append(Related(brk.span, f"{brk.label} cuts the gradient here", brk.path))
                 related.append(Related(doc.span(sink.node), f"the loss reaches {sink.named} here"))
+                td_targets = [g.site for g in status[origin].live] if origin not in dead else []
+                related.extend(guess_notes(doc, origins=[origin], sink=sink, td_targets=td_targets))
                 fixes = () if brk.via else tuple(rule.fixes(brk, doc))
                 level = Severity.WARNING if partial else severity
                 out.append(Diagnostic(brk.code, level, message, brk.via or brk.span, tuple(related), fixes))

@@ -7,6 +7,7 @@ from ...diagnostics import Diagnostic, Related, Safety, Severity
 from ..edits import make_fix, wrap_call
 from ...model.status import sink_status
 from ...model.facts import SinkKind
+from ..phrases import guess_notes
 from ..rule import CheckRule
 
 
@@ -85,6 +86,7 @@ grads = tape.gradient(loss, model.trainable_variables)
                         _, edits = wrap_call(doc, call, "stop_gradient")
                         fixes = (make_fix("Wrap the target's network call in `tf.stop_gradient`",
                                           Safety.UNSAFE, edits, preferred=True),)
-                    related = (Related(doc.span(sink.node), "the loss reaches the tape here"),)
+                    related = (Related(doc.span(sink.node), "the loss reaches the tape here"),
+                               *guess_notes(doc, origins=[origin], sink=sink, td_targets=[site]))
                     out.append(Diagnostic(self.code, self.severity, message, site, related, fixes))
         return out

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from ...diagnostics import Diagnostic, Related
 from ...model.status import Verdict, dead_severity, sink_status
-from ..phrases import sink_phrase
+from ..phrases import guess_notes, sink_phrase
 from ...model.facts import SinkKind
 from ..rule import CheckRule
 
@@ -68,5 +68,6 @@ grads = tape.gradient(loss, model.trainable_variables)
                 related = (Related(analysis.doc.span(sink.tape.with_node.items[0].context_expr),
                                    f"`{sink.tape.name}` records only inside this block"),
                            Related(analysis.doc.span(sink.node), "the gradient is asked for here"))
+                related += guess_notes(analysis.doc, origins=[origin])
                 out.append(Diagnostic(self.code, severity, message, where, related))
         return out

@@ -8,6 +8,7 @@ from ..edits import make_fix, replace
 from ...model.status import Verdict, dead_severity, sink_status, tape_records
 from ...model.facts import SinkKind
 from ...model.values import OriginKind
+from ..phrases import guess_notes
 from ..rule import CheckRule
 
 _DOTTED_NAME = re.compile(r"(?!\d)\w+(?:\.(?!\d)\w+)*")  # `model`, `self.q_net`, `агент.сеть`
@@ -79,7 +80,8 @@ grads = tape.gradient(loss, model.trainable_variables)
                     message = (f"the loss given to {sink.label} never uses `{origin.name}`, so the gradient for "
                                f"`{doc.short(item.node)}` is None")
                     fixes = self._fixes(doc, sink, item, status)
-                    related = (Related(doc.span(sink.target_node), "the loss"),)
+                    related = (Related(doc.span(sink.target_node), "the loss"),
+                               *guess_notes(doc, origins=[origin], sink=sink))
                     out.append(Diagnostic(self.code, severity, message, doc.span(item.node), related, fixes))
         return out
 

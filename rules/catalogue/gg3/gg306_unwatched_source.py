@@ -7,6 +7,7 @@ from ...diagnostics import Diagnostic, Edit, Safety, Span
 from ..edits import make_fix
 from ...model.facts import SinkKind
 from ...model.status import Verdict
+from ..phrases import guess_notes
 from ..rule import CheckRule
 from ...model.values import Kind
 
@@ -51,13 +52,14 @@ dy_dx = tape.gradient(y, x)
                 integer = any(o.integer for o in item.origins)
                 if integer:
                     message = f"`{doc.short(item.node)}` is an integer variable: integer tensors never get a gradient"
-                    out.append(Diagnostic(self.code, self.severity, message, doc.span(item.node)))
+                    out.append(Diagnostic(self.code, self.severity, message, doc.span(item.node),
+                                          guess_notes(doc, sink=sink)))
                 elif not item.origins and item.value.kind == Kind.TENSOR:
                     message = (f"`{doc.short(item.node)}` is a plain tensor that the tape never watched; "
                                f"call `{sink.tape.name if sink.tape else 'tape'}.watch({doc.short(item.node)})` "
                                f"inside the `with` block, or its gradient is None")
                     out.append(Diagnostic(self.code, self.severity, message, doc.span(item.node),
-                                          fixes=self._fixes(doc, sink, item.node)))
+                                          guess_notes(doc, sink=sink), self._fixes(doc, sink, item.node)))
         return out
 
     def _fixes(self, doc, sink, node):
