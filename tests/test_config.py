@@ -1,4 +1,5 @@
-"""[tool.gradguard] loading, rule selection and gitignore-style globs (rules/config.py)."""
+"""[tool.gradguard] loading, rule selection (rules/project/config.py) and gitignore-style globs
+(rules/project/globs.py)."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -6,15 +7,8 @@ from pathlib import Path
 import pytest
 
 from gradguard.rules.catalogue import registry
-from gradguard.rules.project.config import (
-    Config,
-    ConfigError,
-    GitIgnore,
-    glob_matches,
-    glob_matches_path,
-    load_config,
-    load_config_file,
-)
+from gradguard.rules.project.config import Config, ConfigError, load_config, load_config_file
+from gradguard.rules.project.globs import GitIgnore, glob_matches, glob_matches_path
 from gradguard.rules.diagnostics import Severity
 from gradguard.rules.catalogue.rule import Rule
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cached_property
 
 MODEL_WORDS = (
     "model", "models", "net", "nets", "network", "networks", "qnet", "dqn", "actor", "critic", "generator",
@@ -48,32 +49,15 @@ class NameConventions:
         """`<receiver>.gradient(...)` is a GradientTape's, though nothing else says what it is."""
         return self.enabled and "tape" in receiver_text.lower()
 
-    @property
+    @cached_property  # asked at every parameter, attribute and call: compiled once per conventions
     def _model_pattern(self) -> re.Pattern:
-        return _model_pattern(self.extra_model_names)
+        words = "|".join(re.escape(word) for word in (*MODEL_WORDS, *self.extra_model_names))
+        return re.compile(rf"(^|_)({words})\d*($|_)", re.IGNORECASE)
 
-    @property
+    @cached_property
     def _next_state_pattern(self) -> re.Pattern:
-        return _next_state_pattern(self.extra_next_state_names)
-
-
-_PATTERNS: dict[tuple[str, tuple[str, ...]], re.Pattern] = {}
-
-
-def _model_pattern(extra: tuple[str, ...]) -> re.Pattern:
-    key = ("model", extra)
-    if key not in _PATTERNS:
-        words = "|".join(re.escape(word) for word in (*MODEL_WORDS, *extra))
-        _PATTERNS[key] = re.compile(rf"(^|_)({words})\d*($|_)", re.IGNORECASE)
-    return _PATTERNS[key]
-
-
-def _next_state_pattern(extra: tuple[str, ...]) -> re.Pattern:
-    key = ("next", extra)
-    if key not in _PATTERNS:
-        names = "".join(rf"|\b{re.escape(name)}\b" for name in extra)
-        _PATTERNS[key] = re.compile(f"({NEXT_STATE}{names})", re.IGNORECASE)
-    return _PATTERNS[key]
+        names = "".join(rf"|\b{re.escape(name)}\b" for name in self.extra_next_state_names)
+        return re.compile(f"({NEXT_STATE}{names})", re.IGNORECASE)
 
 
 DEFAULT = NameConventions()

@@ -7,7 +7,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .config import DEFAULT_EXCLUDES, Config, GitIgnore
+from .config import DEFAULT_EXCLUDES, Config
+from .globs import GitIgnore
 
 
 @dataclass

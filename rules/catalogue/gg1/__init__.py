@@ -1,0 +1,1 @@
+"""GG1xx: a value that depends on trainable variables leaves TensorFlow."""

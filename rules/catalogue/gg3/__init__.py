@@ -1,0 +1,1 @@
+"""GG3xx: `GradientTape` and optimizer misuse."""

@@ -1,0 +1,1 @@
+"""GG4xx: ops without a gradient on the only path."""
