@@ -725,8 +725,10 @@ def copy_program(name: str) -> Path:
 
 
 def expected_codes(path: Path) -> list[str]:
-    match = re.search(r"# expect: ([A-Z0-9 ]+|none)", path.read_text())
-    return [] if match[1] == "none" else match[1].split()
+    """The distinct codes of the program's `# expect:` header (its entries are `CODE@line`)."""
+    from program_headers import parse_header
+
+    return parse_header(path.read_text())["expect"]
 
 
 @pytest.mark.usefixtures("real_engine")

@@ -5,7 +5,9 @@ from pathlib import Path
 
 import pytest
 
-from tensorflow_truth import check_fixed, codes
+from gradguard.rules import analyze
+from program_headers import entry, first_code_cell, notebook_position, parse_header, sorted_entries
+from tensorflow_truth import check_fixed
 
 # Programs whose break gradguard does not find yet; strict, so fixing the gap makes them fail loudly.
 KNOWN_GAPS = {
@@ -23,11 +25,37 @@ def _source(path: Path, harness) -> str:
     return harness.notebook_source(text) if path.suffix == ".ipynb" else text
 
 
+def found_entries(path: Path, source: str) -> list[str]:
+    """Every finding gradguard reports on the program, as header entries (`GG101@31`, or
+    `GG101@cell4:3` in a notebook, whose `source` is its cells joined), sorted by position."""
+    findings = analyze(source)
+    if path.suffix != ".ipynb":
+        return sorted_entries(entry(d.code, d.span.line) for d in findings)
+    text = path.read_text(encoding="utf-8")
+    return sorted_entries(entry(d.code, *reversed(notebook_position(text, d.span.line))) for d in findings)
+
+
 def test_corpus_size():
     bad = [p for p in PROGRAMS if p.name.startswith("bad_")]
     ok = [p for p in PROGRAMS if p.name.startswith("ok_")]
     assert len(bad) + len(ok) == len(PROGRAMS)
     assert len(PROGRAMS) >= 60 and len(ok) >= 20
+
+
+@pytest.mark.parametrize("path", PROGRAMS, ids=lambda p: p.name)
+def test_header_pins_every_finding_with_its_position(path):
+    """`# expect:` lists one `CODE@line` (`CODE@cellN:line` in a notebook) per finding, in order."""
+    text = path.read_text(encoding="utf-8")
+    header = parse_header(text)
+    expect_line = next(line for line in (text if path.suffix == ".py" else first_code_cell(text)).splitlines()
+                       if line.startswith("# expect:"))
+    written = expect_line.partition(":")[2].split()
+    assert written == (header["findings"] or ["none"]), f"{path.name}: list the entries in order of position"
+    cell_form = path.suffix == ".ipynb"
+    for item in header["findings"]:
+        assert "@" in item and ("@cell" in item) == cell_form, \
+            f"{path.name}: {item!r} needs a position ({'CODE@cellN:LINE' if cell_form else 'CODE@LINE'})"
+    assert bool(header["findings"]) == path.name.startswith("bad_"), path.name
 
 
 def _marked(path: Path):
@@ -39,7 +67,7 @@ def _marked(path: Path):
 def test_program(path, tf_harness):
     source = _source(path, tf_harness)
     header = tf_harness.parse_header(path.read_text(encoding="utf-8"))
-    assert codes(source) == header["expect"], f"{path.name}: gradguard disagrees with the header"
+    assert found_entries(path, source) == header["findings"], f"{path.name}: gradguard disagrees with the header"
     filename = path.stem + ".py"  # notebooks run as their cells joined in order
     before = tf_harness.run_program(source, filename)
     assert tf_harness.matches(before, header["tensorflow"]), f"{path.name}: {before.describe()}"

@@ -110,6 +110,7 @@ def test_header_parsing():
     )
     assert parse_header(source) == {
         "expect": ["GG101", "GG102"],
+        "findings": ["GG101", "GG102"],
         "tensorflow": "raises RuntimeError",
         "fixed": "ok",
         "shape": "DQN target through .numpy()",

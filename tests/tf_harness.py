@@ -16,7 +16,6 @@ once per execution, exactly like an eager one.
 from __future__ import annotations
 
 import builtins
-import json
 import logging
 import os
 import random
@@ -56,6 +55,7 @@ __all__ = [
     "Outcome",
     "run_program",
     "notebook_source",
+    "notebook_position",
     "parse_header",
     "matches",
     "differs",
@@ -150,79 +150,9 @@ def differs(a: Outcome, b: Outcome, *, rtol: float = 1e-5, atol: float = 1e-6) -
 
 
 # --------------------------------------------------------------------------------------------
-# Sources: headers and notebooks
+# Sources: headers and notebooks (TensorFlow-free, in program_headers.py; re-exported here)
 
-
-_HEADER_KEYS = ("expect", "tensorflow", "fixed", "shape")
-
-
-def notebook_source(ipynb_text: str) -> str:
-    """The code cells of an nbformat 4 notebook joined in order into one Python source.
-
-    Each cell contributes exactly its own lines (a final newline is added when missing), so line
-    N of cell k is line (lines of cells before k) + N. IPython magics and shell escapes (lines
-    whose first non-blank character is `%` or `!`) become empty lines, keeping numbering stable.
-    """
-    nb = json.loads(ipynb_text)
-    out: list[str] = []
-    for cell in nb.get("cells", []):
-        if cell.get("cell_type") != "code":
-            continue
-        src = cell.get("source", "")
-        text = "".join(src) if isinstance(src, list) else str(src)
-        if not text:
-            continue
-        lines = text.split("\n")
-        if lines[-1] == "":
-            lines.pop()
-        for line in lines:
-            stripped = line.lstrip()
-            out.append("" if stripped.startswith(("%", "!")) else line)
-    return "\n".join(out) + "\n" if out else ""
-
-
-def _first_code_cell(ipynb_text: str) -> str:
-    nb = json.loads(ipynb_text)
-    for cell in nb.get("cells", []):
-        if cell.get("cell_type") == "code":
-            src = cell.get("source", "")
-            return "".join(src) if isinstance(src, list) else str(src)
-    return ""
-
-
-def parse_header(source: str) -> dict[str, Any]:
-    """Read the `# expect:` / `# tensorflow:` / `# fixed:` / `# shape:` comment lines.
-
-    `source` may be notebook JSON (then the first code cell is read). Returns
-    {"expect": sorted codes or [] for "none", "tensorflow": str, "fixed": str | None, "shape": str}.
-    Only the leading comment block (blank lines allowed) is read.
-    """
-    text = source
-    if source.lstrip().startswith("{"):
-        try:
-            text = _first_code_cell(source)
-        except ValueError:
-            text = source
-    found: dict[str, str] = {}
-    for line in text.splitlines():
-        stripped = line.strip()
-        if not stripped:
-            continue
-        if not stripped.startswith("#"):
-            break
-        body = stripped.lstrip("#").strip()
-        key, sep, value = body.partition(":")
-        key = key.strip().lower()
-        if sep and key in _HEADER_KEYS and key not in found:
-            found[key] = value.strip()
-    expect_text = found.get("expect", "none")
-    codes = [] if expect_text.lower() in ("", "none") else sorted(expect_text.split())
-    return {
-        "expect": codes,
-        "tensorflow": found.get("tensorflow", ""),
-        "fixed": found.get("fixed"),
-        "shape": found.get("shape", ""),
-    }
+from program_headers import notebook_position, notebook_source, parse_header  # noqa: E402
 
 
 # --------------------------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-# expect: GG102
+# expect: GG102@33
 # tensorflow: none
 # fixed: ok
 # shape: actor-critic actor update, log-probabilities taken with np.log on the policy output

@@ -1,4 +1,4 @@
-# expect: GG307
+# expect: GG307@37
 # tensorflow: raises RuntimeError
 # fixed: ok
 # shape: actor-critic with one non-persistent tape asked twice (actor loss, then critic loss)

@@ -1,4 +1,4 @@
-# expect: GG202
+# expect: GG202@26
 # tensorflow: ok
 # fixed: differs
 # shape: one-step actor-critic, critic's TD(0) target built from critic(next_states) inside the critic tape

@@ -1,4 +1,4 @@
-# expect: GG302
+# expect: GG302@32
 # tensorflow: none
 # fixed: ok
 # shape: actor-critic, actor loss differentiated with respect to the critic's variables

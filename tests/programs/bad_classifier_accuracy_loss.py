@@ -1,4 +1,4 @@
-# expect: GG404
+# expect: GG404@21
 # tensorflow: none
 # fixed: nofix
 # shape: binary classifier trained on 1 - accuracy, with tf.greater thresholding the probabilities

@@ -1,4 +1,4 @@
-# expect: GG401
+# expect: GG401@36
 # tensorflow: none
 # fixed: ok
 # shape: custom quantizing Layer (add_weight kernel) that floors its outputs to 4 levels, last layer of the model

@@ -1,4 +1,4 @@
-# expect: GG303
+# expect: GG303@18
 # tensorflow: none
 # fixed: nofix
 # shape: custom Layer creating a scale weight with add_weight that call() never uses

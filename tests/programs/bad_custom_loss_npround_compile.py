@@ -1,4 +1,4 @@
-# expect: GG102
+# expect: GG102@13
 # tensorflow: none
 # fixed: ok
 # shape: custom loss rounding predictions with numpy's round (imported as npround), compile(run_eagerly=True) + fit

@@ -1,4 +1,4 @@
-# expect: GG101
+# expect: GG101@11
 # tensorflow: none
 # fixed: ok
 # shape: custom Keras loss calling .numpy() on y_pred, compile(run_eagerly=True) + fit

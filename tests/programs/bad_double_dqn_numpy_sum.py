@@ -1,4 +1,4 @@
-# expect: GG102
+# expect: GG102@39
 # tensorflow: none
 # fixed: ok
 # shape: Double DQN step (online argmax, target network evaluates), chosen Q-value picked with numpy's sum (import numpy as onp)

@@ -1,4 +1,4 @@
-# expect: GG202
+# expect: GG202@28
 # tensorflow: ok
 # fixed: differs
 # shape: DQN training step computing the TD target r + gamma * max Q(s') with the trained network inside the tape

@@ -1,4 +1,4 @@
-# expect: GG101
+# expect: GG101@37
 # tensorflow: none
 # fixed: ok
 # shape: DQN training step, Q-values pulled to numpy inside the tape (CartPole DQN "No gradients provided for any variable" reports)

@@ -1,4 +1,4 @@
-# expect: GG105
+# expect: GG105@33
 # tensorflow: none
 # fixed: ok
 # shape: DQN training step using model.predict for the Q-values inside the tape

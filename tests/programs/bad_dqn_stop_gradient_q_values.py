@@ -1,4 +1,4 @@
-# expect: GG201
+# expect: GG201@29
 # tensorflow: none
 # fixed: ok
 # shape: DQN training step with tf.stop_gradient put around the online network's Q-values instead of the target

@@ -1,4 +1,4 @@
-# expect: GG302
+# expect: GG302@37
 # tensorflow: none
 # fixed: ok
 # shape: DQN training step asking the tape for target_model.trainable_variables while the loss only uses model

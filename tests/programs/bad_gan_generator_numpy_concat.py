@@ -1,4 +1,4 @@
-# expect: GG102
+# expect: GG102@29
 # tensorflow: none
 # fixed: ok
 # shape: GAN generator step, real and fake batches joined with np.concatenate before the discriminator

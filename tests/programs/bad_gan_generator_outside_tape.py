@@ -1,4 +1,4 @@
-# expect: GG301
+# expect: GG301@27
 # tensorflow: none
 # fixed: nofix
 # shape: GAN with separate generator and discriminator tapes, fake images generated before the tapes open

@@ -1,4 +1,4 @@
-# expect: GG105
+# expect: GG105@26
 # tensorflow: none
 # fixed: ok
 # shape: GAN generator step producing the fake batch with generator.predict inside the generator tape

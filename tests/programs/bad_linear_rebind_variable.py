@@ -1,4 +1,4 @@
-# expect: GG304
+# expect: GG304@20
 # tensorflow: none
 # fixed: ok
 # shape: linear regression from scratch with tf.Variable weights updated by w = w - lr * dw (two steps)

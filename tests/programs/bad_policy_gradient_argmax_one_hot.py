@@ -1,4 +1,4 @@
-# expect: GG402
+# expect: GG402@23
 # tensorflow: none
 # fixed: nofix
 # shape: policy update weighting the greedy action tf.one_hot(tf.argmax(logits)) by the rewards instead of log-probabilities

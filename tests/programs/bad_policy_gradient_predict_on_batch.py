@@ -1,4 +1,4 @@
-# expect: GG105
+# expect: GG105@31
 # tensorflow: none
 # fixed: ok
 # shape: REINFORCE policy-gradient step with policy.predict_on_batch for the action probabilities

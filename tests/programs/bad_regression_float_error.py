@@ -1,4 +1,4 @@
-# expect: GG103
+# expect: GG103@21
 # tensorflow: none
 # fixed: ok
 # shape: regression with a manual tape, mean error turned into a Python float before squaring

@@ -1,4 +1,4 @@
-# expect: GG405
+# expect: GG405@21
 # tensorflow: none
 # fixed: nofix
 # shape: regression matching the histogram of the predictions (tf.histogram_fixed_width) to a target histogram

@@ -1,4 +1,4 @@
-# expect: GG403
+# expect: GG403@20
 # tensorflow: none
 # fixed: nofix
 # shape: regression with a manual tape, predictions cast to int32 buckets before comparing with the labels

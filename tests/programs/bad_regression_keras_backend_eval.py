@@ -1,4 +1,4 @@
-# expect: GG104
+# expect: GG104@20
 # tensorflow: none
 # fixed: ok
 # shape: regression with a manual tape, predictions read back with K.eval (Keras backend) inside the loss

@@ -1,4 +1,4 @@
-# expect: GG301
+# expect: GG301@22
 # tensorflow: none
 # fixed: nofix
 # shape: regression with a manual tape, only the forward pass inside the with block, the loss computed after it

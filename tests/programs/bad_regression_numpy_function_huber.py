@@ -1,4 +1,4 @@
-# expect: GG107
+# expect: GG107@28
 # tensorflow: none
 # fixed: nofix
 # shape: regression with a manual tape, the loss computed by a numpy Huber function through tf.numpy_function

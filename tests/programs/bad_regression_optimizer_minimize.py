@@ -1,4 +1,4 @@
-# expect: GG308
+# expect: GG308@23
 # tensorflow: raises AttributeError
 # fixed: nofix
 # shape: TF1-style training with optimizer.minimize(loss, var_list) on a Keras 3 optimizer

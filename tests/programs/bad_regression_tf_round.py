@@ -1,4 +1,4 @@
-# expect: GG401
+# expect: GG401@20
 # tensorflow: none
 # fixed: ok
 # shape: age regression with a manual tape, predictions rounded with tf.round before the loss

@@ -1,4 +1,4 @@
-# expect: GG309 GG401
+# expect: GG401@20 GG309@23
 # tensorflow: none
 # fixed: ok
 # shape: regression rounding its predictions with tf.round, apply_gradients guarded by "grads is not None" (a list of None passes the check)

@@ -1,4 +1,4 @@
-# expect: GG106
+# expect: GG106@20
 # tensorflow: none
 # fixed: ok
 # shape: regression with a manual tape, the predictions re-wrapped in a new tf.Variable before the loss

@@ -1,4 +1,4 @@
-# expect: GG306
+# expect: GG306@20
 # tensorflow: none
 # fixed: ok
 # shape: saliency map, gradient of the class score with respect to a tf.constant input without tape.watch

@@ -1,4 +1,4 @@
-# expect: GG305
+# expect: GG305@20
 # tensorflow: none
 # fixed: nofix
 # shape: stateful encoder caching its output in a tf.Variable with .assign() and using the assign result in the loss

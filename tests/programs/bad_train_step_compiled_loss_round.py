@@ -1,4 +1,4 @@
-# expect: GG401
+# expect: GG401@22
 # tensorflow: none
 # fixed: ok
 # shape: custom train_step in a keras.Model subclass rounding y_pred before self.compiled_loss

@@ -1,4 +1,4 @@
-# expect: GG201
+# expect: GG201@22
 # tensorflow: none
 # fixed: ok
 # shape: custom train_step in a keras.Model subclass, prediction wrapped in tf.stop_gradient before self.compute_loss

@@ -1,4 +1,4 @@
-# expect: GG306
+# expect: GG306@27
 # tensorflow: none
 # fixed: ok
 # shape: WGAN-GP gradient penalty, interpolated images (plain tensors) differentiated without gp_tape.watch
