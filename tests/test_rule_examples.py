@@ -1,31 +1,57 @@
-"""Every rule's own bad and good examples, checked statically and with real TensorFlow."""
+"""Every rule's own bad and good examples, checked statically and with real TensorFlow.
+
+The full findings on each example (spans, messages, related locations, fixes and their diffs)
+are pinned in tests/__snapshots__/test_rule_examples.ambr; after a deliberate change of what
+gradguard reports, regenerate with `pytest tests/test_rule_examples.py --snapshot-update` and
+read the diff.
+"""
 from __future__ import annotations
+
+import inspect
+import re
+from collections import Counter
+from pathlib import Path
 
 import pytest
 
+from findings import NO_FINDINGS, render
 from gradguard.rules import analyze
-from gradguard.rules.registry import all_rules
+from gradguard.rules.catalogue.registry import all_rules
 from tensorflow_truth import check_fixed, codes
 
 RULES = all_rules()
 
 
 def test_catalogue_is_complete():
-    assert [r.code for r in RULES] == sorted(r.code for r in RULES)
+    repeated = [code for code, count in Counter(r.code for r in RULES).items() if count > 1]
+    assert repeated == [], f"two rules share a code: {repeated}"
     assert len(RULES) >= 23
+    for rule in RULES:
+        assert re.fullmatch(r"GG[1-4]\d\d", rule.code), rule.code
+        module = Path(inspect.getfile(rule))
+        assert module.name.startswith(rule.code.lower() + "_"), f"{rule.code} is defined in {module.name}"
+        family = f"gg{rule.code[2]}"  # GG1xx in catalogue/gg1, ...
+        assert (module.parent.parent.name, module.parent.name) == ("catalogue", family), \
+            f"{rule.code} is defined in {module}, not in catalogue/{family}"
     for rule in RULES:
         for attribute in ("name", "summary", "what", "why", "error", "bad", "good", "fix_safety"):
             assert getattr(rule, attribute, "").strip(), f"{rule.code} lacks {attribute}"
 
 
 @pytest.mark.parametrize("rule", RULES, ids=lambda r: r.code)
-def test_bad_example_is_reported(rule):
+def test_bad_example_is_reported(rule, snapshot):
+    """Its rule reports it, and every finding on it is exactly the pinned one."""
+    findings = analyze(rule.bad)
     assert rule.code in codes(rule.bad)
+    assert render(rule.bad, findings) == snapshot
 
 
 @pytest.mark.parametrize("rule", RULES, ids=lambda r: r.code)
-def test_good_example_is_silent(rule):
+def test_good_example_is_silent(rule, snapshot):
+    findings = analyze(rule.good)
     assert codes(rule.good) == []
+    assert render(rule.good, findings) == NO_FINDINGS
+    assert render(rule.good, findings) == snapshot
 
 
 @pytest.mark.parametrize("rule", RULES, ids=lambda r: r.code)
