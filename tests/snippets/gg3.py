@@ -1,0 +1,291 @@
+"""Snippets for GG3xx: GradientTape and optimizer misuse."""
+from __future__ import annotations
+
+from . import Invalid, Valid
+
+SNIPPETS = [
+    Invalid("GG301", "loss_after_with", '''\
+import tensorflow as tf
+
+w = tf.Variable(2.0)
+x = tf.constant([1.0, 2.0])
+with tf.GradientTape() as tape:
+    y = w * x
+loss = tf.reduce_sum(y ** 2)
+grad = tape.gradient(loss, w)
+'''),
+    Invalid("GG301", "forward_before_tape", '''\
+import numpy as np
+import tensorflow as tf
+
+model = tf.keras.Sequential([tf.keras.layers.Dense(1)])
+x = np.random.rand(8, 3).astype("float32")
+y = np.random.rand(8, 1).astype("float32")
+pred = model(x)
+with tf.GradientTape() as tape:
+    loss = tf.reduce_mean(tf.square(y - pred))
+grads = tape.gradient(loss, model.trainable_variables)
+'''),
+    Valid("GG301", "loss_inside_with", '''\
+import tensorflow as tf
+
+w = tf.Variable(2.0)
+x = tf.constant([1.0, 2.0])
+with tf.GradientTape() as tape:
+    y = w * x
+    loss = tf.reduce_sum(y ** 2)
+grad = tape.gradient(loss, w)
+'''),
+    Invalid("GG302", "wrong_variable", '''\
+import tensorflow as tf
+
+w = tf.Variable(2.0)
+b = tf.Variable(0.5)
+x = tf.constant([1.0, 2.0])
+with tf.GradientTape() as tape:
+    loss = tf.reduce_sum((w * x) ** 2)
+grad = tape.gradient(loss, b)
+'''),
+    Invalid("GG302", "target_model_vars", '''\
+import numpy as np
+import tensorflow as tf
+
+model = tf.keras.Sequential([tf.keras.Input((3,)), tf.keras.layers.Dense(1)])
+target_model = tf.keras.Sequential([tf.keras.Input((3,)), tf.keras.layers.Dense(1)])
+x = np.random.rand(8, 3).astype("float32")
+with tf.GradientTape() as tape:
+    loss = tf.reduce_mean(tf.square(model(x)))
+grads = tape.gradient(loss, target_model.trainable_variables)
+'''),
+    Valid("GG302", "both_variables", '''\
+import tensorflow as tf
+
+w = tf.Variable(2.0)
+b = tf.Variable(0.5)
+x = tf.constant([1.0, 2.0])
+with tf.GradientTape() as tape:
+    loss = tf.reduce_sum((w * x + b) ** 2)
+grads = tape.gradient(loss, [w, b])
+'''),
+    Invalid("GG303", "unused_bias", '''\
+import tensorflow as tf
+
+
+class Scale(tf.keras.layers.Layer):
+    def build(self, input_shape):
+        self.scale = self.add_weight(shape=(1,), initializer="ones")
+        self.offset = self.add_weight(shape=(1,), initializer="zeros")
+
+    def call(self, inputs):
+        return inputs * self.scale
+'''),
+    Valid("GG303", "both_weights_used", '''\
+import tensorflow as tf
+
+
+class Scale(tf.keras.layers.Layer):
+    def build(self, input_shape):
+        self.scale = self.add_weight(shape=(1,), initializer="ones")
+        self.offset = self.add_weight(shape=(1,), initializer="zeros")
+
+    def call(self, inputs):
+        return inputs * self.scale + self.offset
+'''),
+    Valid("GG303", "unused_sublayer_never_built", '''\
+import tensorflow as tf
+
+
+class Head(tf.keras.Model):
+    def __init__(self):
+        super().__init__()
+        self.hidden = tf.keras.layers.Dense(4)
+        self.out = tf.keras.layers.Dense(1)
+
+    def call(self, x):
+        return self.hidden(x)
+'''),
+    Invalid("GG304", "augmented_subtract", '''\
+import tensorflow as tf
+
+w = tf.Variable(2.0)
+x = tf.constant([1.0, 2.0])
+for step in range(3):
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_sum((w * x) ** 2)
+    dw = tape.gradient(loss, w)
+    w -= 0.1 * dw
+'''),
+    Invalid("GG304", "rebind_in_function", '''\
+import tensorflow as tf
+
+w = tf.Variable([1.0, 2.0])
+
+
+def step(x, lr=0.1):
+    global w
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_sum(w * x)
+    w = w - lr * tape.gradient(loss, w)
+'''),
+    Valid("GG304", "assign_sub", '''\
+import tensorflow as tf
+
+w = tf.Variable(2.0)
+x = tf.constant([1.0, 2.0])
+for step in range(3):
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_sum((w * x) ** 2)
+    dw = tape.gradient(loss, w)
+    w.assign_sub(0.1 * dw)
+'''),
+    Invalid("GG305", "assign_then_read", '''\
+import tensorflow as tf
+
+w = tf.Variable(2.0)
+cache = tf.Variable([0.0, 0.0], trainable=False)
+x = tf.constant([1.0, 2.0])
+with tf.GradientTape() as tape:
+    cache.assign(w * x)
+    loss = tf.reduce_sum(cache ** 2)
+grad = tape.gradient(loss, w)
+'''),
+    Valid("GG305", "assign_after_tape", '''\
+import tensorflow as tf
+
+w = tf.Variable(2.0)
+cache = tf.Variable([0.0, 0.0], trainable=False)
+x = tf.constant([1.0, 2.0])
+with tf.GradientTape() as tape:
+    y = w * x
+    loss = tf.reduce_sum(y ** 2)
+grad = tape.gradient(loss, w)
+cache.assign(y)
+'''),
+    Invalid("GG306", "input_gradient", '''\
+import numpy as np
+import tensorflow as tf
+
+model = tf.keras.Sequential([tf.keras.layers.Dense(1)])
+image = tf.convert_to_tensor(np.random.rand(1, 3).astype("float32"))
+with tf.GradientTape() as tape:
+    score = tf.reduce_sum(model(image))
+saliency = tape.gradient(score, image)
+'''),
+    Valid("GG306", "watched_input", '''\
+import numpy as np
+import tensorflow as tf
+
+model = tf.keras.Sequential([tf.keras.layers.Dense(1)])
+image = tf.convert_to_tensor(np.random.rand(1, 3).astype("float32"))
+with tf.GradientTape() as tape:
+    tape.watch(image)
+    score = tf.reduce_sum(model(image))
+saliency = tape.gradient(score, image)
+'''),
+    Valid("GG306", "variable_source", '''\
+import tensorflow as tf
+
+x = tf.Variable([1.0, 2.0, 3.0])
+with tf.GradientTape() as tape:
+    y = tf.reduce_sum(x ** 2)
+dy_dx = tape.gradient(y, x)
+'''),
+    Invalid("GG307", "two_losses", '''\
+import tensorflow as tf
+
+w = tf.Variable(2.0)
+b = tf.Variable(1.0)
+with tf.GradientTape() as tape:
+    loss_w = w ** 2
+    loss_b = b ** 2
+grad_w = tape.gradient(loss_w, w)
+grad_b = tape.gradient(loss_b, b)
+'''),
+    Valid("GG307", "persistent", '''\
+import tensorflow as tf
+
+w = tf.Variable(2.0)
+b = tf.Variable(1.0)
+with tf.GradientTape(persistent=True) as tape:
+    loss_w = w ** 2
+    loss_b = b ** 2
+grad_w = tape.gradient(loss_w, w)
+grad_b = tape.gradient(loss_b, b)
+del tape
+'''),
+    Invalid("GG308", "minimize_lambda", '''\
+import tensorflow as tf
+
+w = tf.Variable(3.0)
+optimizer = tf.keras.optimizers.SGD(0.1)
+optimizer.minimize(lambda: (w - 1.0) ** 2, var_list=[w])
+'''),
+    Invalid("GG308", "minimize_in_loop_positional_var_list", '''\
+import tensorflow as tf
+
+w = tf.Variable(3.0)
+optimizer = tf.keras.optimizers.Adam(0.1)
+
+
+def loss_fn():
+    return tf.square(w - 1.0)
+
+
+for _ in range(2):
+    optimizer.minimize(loss_fn, [w])
+'''),
+    Valid("GG308", "apply_gradients", '''\
+import tensorflow as tf
+
+w = tf.Variable(3.0)
+optimizer = tf.keras.optimizers.SGD(0.1)
+with tf.GradientTape() as tape:
+    loss = (w - 1.0) ** 2
+grads = tape.gradient(loss, [w])
+optimizer.apply_gradients(zip(grads, [w]))
+'''),
+    Invalid("GG309", "if_grads", '''\
+import tensorflow as tf
+
+w = tf.Variable(2.0)
+optimizer = tf.keras.optimizers.SGD(0.1)
+with tf.GradientTape() as tape:
+    loss = w ** 2
+grads = tape.gradient(loss, [w])
+if grads:
+    optimizer.apply_gradients(zip(grads, [w]))
+'''),
+    Invalid("GG309", "is_not_none", '''\
+import tensorflow as tf
+
+w = tf.Variable(2.0)
+optimizer = tf.keras.optimizers.SGD(0.1)
+with tf.GradientTape() as tape:
+    loss = w ** 2
+grads = tape.gradient(loss, [w])
+if grads is not None:
+    optimizer.apply_gradients(zip(grads, [w]))
+'''),
+    Invalid("GG309", "len_positive", '''\
+import tensorflow as tf
+
+w = tf.Variable(2.0)
+optimizer = tf.keras.optimizers.SGD(0.1)
+with tf.GradientTape() as tape:
+    loss = w ** 2
+grads = tape.gradient(loss, [w])
+if len(grads) > 0:
+    optimizer.apply_gradients(zip(grads, [w]))
+'''),
+    Valid("GG309", "all_not_none", '''\
+import tensorflow as tf
+
+w = tf.Variable(2.0)
+optimizer = tf.keras.optimizers.SGD(0.1)
+with tf.GradientTape() as tape:
+    loss = w ** 2
+grads = tape.gradient(loss, [w])
+if all(g is not None for g in grads):
+    optimizer.apply_gradients(zip(grads, [w]))
+'''),
+]

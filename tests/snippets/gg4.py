@@ -1,0 +1,157 @@
+"""Snippets for GG4xx: ops without a gradient on the only path."""
+from __future__ import annotations
+
+from . import Invalid, Valid
+
+SNIPPETS = [
+    Invalid("GG401", "floor", '''\
+import tensorflow as tf
+
+w = tf.Variable([0.3, 1.7])
+with tf.GradientTape() as tape:
+    levels = tf.floor(w * 4.0)
+    loss = tf.reduce_sum(levels ** 2)
+grad = tape.gradient(loss, w)
+'''),
+    Invalid("GG401", "ceil_inside_a_helper", '''\
+import tensorflow as tf
+
+w = tf.Variable([0.3, 1.7])
+
+
+def quantize(values, levels=4.0):
+    return tf.math.ceil(values * levels) / levels
+
+
+with tf.GradientTape() as tape:
+    loss = tf.reduce_sum(quantize(w) ** 2)
+grad = tape.gradient(loss, w)
+'''),
+    Valid("GG401", "straight_through", '''\
+import tensorflow as tf
+
+w = tf.Variable([0.3, 1.7])
+with tf.GradientTape() as tape:
+    scaled = w * 4.0
+    levels = scaled + tf.stop_gradient(tf.floor(scaled) - scaled)
+    loss = tf.reduce_sum(levels ** 2)
+grad = tape.gradient(loss, w)
+'''),
+    Invalid("GG402", "argmin", '''\
+import tensorflow as tf
+
+w = tf.Variable([[0.3, 1.7, 0.2]])
+with tf.GradientTape() as tape:
+    index = tf.argmin(w, axis=1)
+    loss = tf.reduce_sum(tf.cast(index, tf.float32))
+grad = tape.gradient(loss, w)
+'''),
+    Valid("GG402", "argmax_for_action", '''\
+import numpy as np
+import tensorflow as tf
+
+model = tf.keras.Sequential([tf.keras.layers.Dense(2)])
+states = np.random.rand(8, 3).astype("float32")
+with tf.GradientTape() as tape:
+    q = model(states)
+    actions = tf.argmax(q, axis=1)
+    chosen = tf.reduce_sum(q * tf.one_hot(actions, 2), axis=1)
+    loss = tf.reduce_mean(tf.square(1.0 - chosen))
+grads = tape.gradient(loss, model.trainable_variables)
+'''),
+    Valid("GG402", "top_k_values", '''\
+import tensorflow as tf
+
+w = tf.Variable([[0.3, 1.7, 0.2]])
+with tf.GradientTape() as tape:
+    top = tf.math.top_k(w, k=2)
+    loss = tf.reduce_sum(top.values)
+grad = tape.gradient(loss, w)
+'''),
+    Invalid("GG403", "cast_to_int64_by_name", '''\
+import tensorflow as tf
+
+w = tf.Variable([0.3, 1.7])
+with tf.GradientTape() as tape:
+    counts = tf.cast(w * 10.0, "int64")
+    loss = tf.reduce_sum(tf.cast(counts, tf.float32))
+grad = tape.gradient(loss, w)
+'''),
+    Valid("GG403", "cast_labels", '''\
+import tensorflow as tf
+
+w = tf.Variable([[0.3, 1.7]])
+labels = tf.constant([1.0])
+with tf.GradientTape() as tape:
+    logits = w * 2.0
+    loss = tf.reduce_mean(tf.keras.losses.sparse_categorical_crossentropy(
+        tf.cast(labels, tf.int32), logits, from_logits=True))
+grad = tape.gradient(loss, w)
+'''),
+    Valid("GG403", "cast_to_float16", '''\
+import tensorflow as tf
+
+w = tf.Variable([0.3, 1.7])
+with tf.GradientTape() as tape:
+    half = tf.cast(w * 10.0, tf.float16)
+    loss = tf.reduce_sum(tf.cast(half, tf.float32))
+grad = tape.gradient(loss, w)
+'''),
+    Invalid("GG404", "tf_greater", '''\
+import tensorflow as tf
+
+w = tf.Variable([0.3, 1.7])
+with tf.GradientTape() as tape:
+    above = tf.cast(tf.greater(w, 1.0), tf.float32)
+    loss = tf.reduce_sum(above)
+grad = tape.gradient(loss, w)
+'''),
+    Invalid("GG404", "less_operator", '''\
+import tensorflow as tf
+
+w = tf.Variable([0.3, 1.7])
+with tf.GradientTape() as tape:
+    inside = tf.cast(w < 1.0, tf.float32)
+    loss = tf.reduce_mean(inside)
+grad = tape.gradient(loss, w)
+'''),
+    Valid("GG404", "where_condition", '''\
+import tensorflow as tf
+
+w = tf.Variable([0.3, 1.7])
+with tf.GradientTape() as tape:
+    error = w - 1.0
+    loss = tf.reduce_sum(tf.where(tf.abs(error) < 0.5, error ** 2, tf.abs(error)))
+grad = tape.gradient(loss, w)
+'''),
+    Invalid("GG405", "floordiv", '''\
+import tensorflow as tf
+
+w = tf.Variable([0.3, 1.7])
+with tf.GradientTape() as tape:
+    buckets = tf.math.floordiv(w * 10.0, 3.0)
+    loss = tf.reduce_sum(buckets ** 2)
+grad = tape.gradient(loss, w)
+'''),
+    Invalid("GG405", "zero_fraction", '''\
+import numpy as np
+import tensorflow as tf
+
+model = tf.keras.Sequential([tf.keras.layers.Dense(4, activation="relu")])
+x = np.random.rand(8, 3).astype("float32")
+with tf.GradientTape() as tape:
+    sparsity = tf.math.zero_fraction(model(x))
+    loss = tf.square(sparsity - 0.5)
+grads = tape.gradient(loss, model.trainable_variables)
+'''),
+    Valid("GG405", "count_on_labels", '''\
+import tensorflow as tf
+
+w = tf.Variable([0.3, 1.7])
+labels = tf.constant([0.0, 1.0])
+with tf.GradientTape() as tape:
+    positives = tf.cast(tf.math.count_nonzero(labels), tf.float32)
+    loss = tf.reduce_sum(w * labels) / positives
+grad = tape.gradient(loss, w)
+'''),
+]
