@@ -8,12 +8,11 @@ line means the end of the line, a line past the end of the document means the en
 """
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 
 from lsprotocol import types
 
-_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+from gradguard.rules.source.text import line_starts
 
 
 class Encoding:
@@ -60,7 +59,7 @@ class TextDocument:
     def line_starts(self) -> list[int]:
         """Offsets where each line starts; a document always has at least one (empty) line."""
         if self._starts is None:
-            self._starts = [0, *(match.end() for match in _LINE_BREAK.finditer(self.text))]
+            self._starts = line_starts(self.text)
         return self._starts
 
     def line(self, index: int) -> str:
