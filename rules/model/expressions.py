@@ -5,7 +5,7 @@ import ast
 
 from .facts import name_key
 from .frame import Frame, _handler
-from .library import TENSOR_ATTRS_WITHOUT_GRADIENT, VARIABLE_ATTRS
+from .library import TENSOR_ATTRS_WITHOUT_GRADIENT, VARIABLE_ATTRS, WEIGHT_ATTRS
 from .values import UNKNOWN, Grad, Kind, Origin, OriginKind, Site, Value, evolve, join
 
 
@@ -34,11 +34,16 @@ class Expressions:
         return UNKNOWN
 
     def _read(self, value: Value, node: ast.AST) -> Value:
-        """Reading a variable starts a gradient dependency on it."""
-        if value.kind == Kind.VARIABLE and value.model is not None and not value.live:
-            grad = Grad(value.model, self.doc.span(node), None)
-            return evolve(value, live=frozenset({grad}))
-        return value
+        """Reading a variable starts a gradient dependency on it (on the model it belongs to, for
+        one taken out of `model.trainable_variables`)."""
+        if value.kind != Kind.VARIABLE or value.live:
+            return value
+        origins = [value.model] if value.model is not None else sorted(value.sources, key=lambda o: o.key)
+        if not origins:
+            return value
+        span = self.doc.span(node)
+        weights = value.model is None  # a model's variable: its prediction is not involved
+        return evolve(value, live=frozenset(Grad(origin, span, None, weights=weights) for origin in origins))
 
     def eval_Attribute(self, node: ast.Attribute, frame: Frame) -> Value:
         key = name_key(node)
@@ -52,6 +57,8 @@ class Expressions:
         if base.kind == Kind.MODEL:
             if node.attr in VARIABLE_ATTRS and base.model is not None:
                 return Value(kind=Kind.VARIABLES, sources=frozenset({base.model}))
+            if node.attr in WEIGHT_ATTRS and base.model is not None:
+                return self._read(Value(kind=Kind.VARIABLE, sources=frozenset({base.model})), node)
             if node.attr == "layers":
                 return base
             if key is not None and frame.cls is not None and frame.cls.is_keras and self.conventions.model(node.attr):
@@ -69,6 +76,8 @@ class Expressions:
         if base.items and isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, int):
             if -len(base.items) <= node.slice.value < len(base.items):
                 return base.items[node.slice.value]
+        if base.kind == Kind.VARIABLES and not isinstance(node.slice, ast.Slice):  # one of the variables, read
+            return self._read(Value(kind=Kind.VARIABLE, sources=_variable_sources(base)), node)
         if base.kind in (Kind.VARIABLES, Kind.MODEL):
             return base
         if base.kind == Kind.GRADS:
@@ -77,9 +86,9 @@ class Expressions:
 
     def eval_BinOp(self, node: ast.BinOp, frame: Frame) -> Value:
         left, right = self.eval(node.left, frame), self.eval(node.right, frame)
-        if Kind.VARIABLES in (left.kind, right.kind) or (left.kind == right.kind == Kind.VARIABLE):
+        if _joins_lists(node.op, left, right):  # `model.trainable_variables + [w]`, `[w] * 2`
             return Value(kind=Kind.VARIABLES, sources=_variable_sources(left) | _variable_sources(right))
-        return self.op(join([left, right]), node, frame)
+        return self.op(join([left, right]), node, frame)  # arithmetic: `w * w` depends on `w`
 
     def eval_UnaryOp(self, node: ast.UnaryOp, frame: Frame) -> Value:
         operand = self.eval(node.operand, frame)
@@ -156,3 +165,14 @@ def _variable_sources(value: Value) -> frozenset[Origin]:
     if value.kind == Kind.VARIABLE and value.model is not None:
         return frozenset({value.model}) | value.sources
     return value.sources
+
+
+_LIST_OPERANDS = {Kind.VARIABLES, Kind.UNKNOWN, Kind.NUMBER}
+
+
+def _joins_lists(op: ast.operator, left: Value, right: Value) -> bool:
+    """Lists of variables concatenated or repeated, not variables computed with."""
+    kinds = {left.kind, right.kind}
+    # `a.trainable_variables + b.trainable_variables` where `b` is not known to be a model is still
+    # a list; a variable or a tensor on either side would be arithmetic.
+    return isinstance(op, (ast.Add, ast.Mult)) and Kind.VARIABLES in kinds and kinds <= _LIST_OPERANDS

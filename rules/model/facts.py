@@ -28,6 +28,7 @@ class TapeInfo:
     with_node: ast.With
     call_node: ast.Call | None
     gradient_calls: list[ast.Call] = field(default_factory=list)  # each call once, in the order met
+    watches_untracked: bool = False   # `watch` was given something the model cannot follow by name
 
     def record_gradient_call(self, call: ast.Call) -> None:
         if not any(known is call for known in self.gradient_calls):

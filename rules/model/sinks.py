@@ -16,24 +16,47 @@ class Sinks:
         node, method = site.node, site.method
         tape = tape_value.tape if isinstance(tape_value.tape, TapeInfo) else None
         if method == "watch" and node.args:
-            self._watch(node.args[0], tape, frame)
+            for watched in node.args:
+                self._watch(watched, tape, frame)
             return UNKNOWN
         if method in GRADIENT_METHODS and node.args:
             if tape is not None:
                 tape.record_gradient_call(node)
-            self._record_gradient_sink(site, tape, frame, guessed)
-            return Value(kind=Kind.GRADS)
+            if not _zeros_for_unconnected(node):
+                self._record_gradient_sink(site, tape, frame, guessed)
+            # The gradient depends on what the loss depended on, through operations the tapes still
+            # recording now record too: an outer tape can differentiate it (second-order gradients,
+            # gradient penalties, MAML).
+            target = site.args[0] if site.args else UNKNOWN
+            return self.op(Value(target.live, kind=Kind.GRADS), node, frame)
         return UNKNOWN
 
     def _watch(self, node: ast.AST, tape: TapeInfo | None, frame: Frame) -> None:
+        if isinstance(node, (ast.List, ast.Tuple)):  # `tape.watch([x, y])`
+            for element in node.elts:
+                self._watch(element, tape, frame)
+            return
         key = name_key(node)
+        if tape is not None and (key is None or self._in_loop(node, tape)):
+            tape.watches_untracked = True  # a loop variable, `tf.nest` results, `inputs[0]`, ...
         if key is None:
             return
         value = frame.lookup(key) or UNKNOWN
         span = self.doc.span(node)
-        origin = Origin(OriginKind.WATCHED, key, f"watched:{key}", span)
+        origin = Origin(OriginKind.WATCHED, key, watched_key(tape, key), span)
         tapes = frozenset({tape.id}) if tape else None
         frame.env[key] = evolve(value, live=value.live | {Grad(origin, span, tapes)}, watched=True)
+
+    def _in_loop(self, node: ast.AST, tape: TapeInfo) -> bool:
+        """`node` is inside a loop or comprehension within the tape's `with` block (its value varies)."""
+        parents = self.doc.parents
+        current = parents.get(node)
+        while current is not None and current is not tape.with_node:
+            if isinstance(current, (ast.For, ast.AsyncFor, ast.While, ast.comprehension, ast.ListComp,
+                                    ast.SetComp, ast.GeneratorExp, ast.DictComp, ast.Lambda)):
+                return True
+            current = parents.get(current)
+        return False
 
     # ----------------------------------------------------------------------------- sinks
     def _record_gradient_sink(self, site: Site, tape: TapeInfo | None, frame: Frame, guessed_tape: bool) -> None:
@@ -42,32 +65,36 @@ class Sinks:
             return
         target = site.args[0] if site.args else site.keywords.get("target", UNKNOWN)
         source_node = _argument(node, 1, "sources")
-        sources = self._source_items(source_node, frame) if source_node is not None else None
+        sources = self._source_items(source_node, frame, tape) if source_node is not None else None
         self.analysis.sinks.append(Sink(SinkKind.GRADIENT, node, node.args[0], target, sources, tape,
                                         self._callee(node), frame.function, source_node, guessed_tape))
 
     def _callee(self, node: ast.Call) -> str:
         return self.doc.short(node.func, 32)
 
-    def _source_items(self, node: ast.AST, frame: Frame) -> list[SourceItem] | None:
+    def _source_items(self, node: ast.AST, frame: Frame, tape: TapeInfo | None = None) -> list[SourceItem] | None:
         if isinstance(node, (ast.List, ast.Tuple)):
             items = []
             for elt in node.elts:
-                sub = self._source_items(elt, frame)
+                sub = self._source_items(elt, frame, tape)
                 if sub is None:
                     return None
                 items.extend(sub)
             return items
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
-            left, right = self._source_items(node.left, frame), self._source_items(node.right, frame)
+            left, right = self._source_items(node.left, frame, tape), self._source_items(node.right, frame, tape)
             return None if left is None or right is None else left + right
         value = self.eval(node, frame)
         if value.kind == Kind.VARIABLES and value.sources:
             return [SourceItem(node, value, value.sources)]
         if value.kind == Kind.VARIABLE and value.model is not None:
             return [SourceItem(node, value, frozenset({value.model}))]
+        if value.kind == Kind.VARIABLE and value.sources:  # `model.trainable_variables[0]`
+            return [SourceItem(node, value, value.sources)]
         if value.watched:
-            return [SourceItem(node, value, frozenset(g.origin for g in value.live if g.origin.kind is OriginKind.WATCHED))]
+            mine = watched_key(tape, "") if tape is not None else "watched:"
+            return [SourceItem(node, value, frozenset(g.origin for g in value.live
+                                                      if g.origin.kind is OriginKind.WATCHED and g.origin.key.startswith(mine)))]
         if value.kind == Kind.TENSOR and not value.live:
             return [SourceItem(node, value, frozenset())]
         return None
@@ -122,3 +149,16 @@ def _argument(node: ast.Call, index: int, keyword: str) -> ast.AST | None:
     if len(node.args) > index:
         return node.args[index]
     return next((k.value for k in node.keywords if k.arg == keyword), None)
+
+
+def _zeros_for_unconnected(call: ast.Call) -> bool:
+    """`unconnected_gradients=tf.UnconnectedGradients.ZERO` (or "zero"): zeros, never None."""
+    option = next((k.value for k in call.keywords if k.arg == "unconnected_gradients"), None)
+    if isinstance(option, ast.Constant):
+        return str(option.value).lower() == "zero"
+    return isinstance(option, ast.Attribute) and option.attr == "ZERO"
+
+
+def watched_key(tape: TapeInfo | None, key: str) -> str:
+    """A watched tensor's origin is the watching tape's: another tape never watched it."""
+    return f"watched:{tape.id if tape is not None else '?'}:{key}"

@@ -13,14 +13,16 @@ from dataclasses import dataclass, field
 
 from ..diagnostics import Severity
 from .facts import Sink
-from .values import Cut, Grad, Origin
+from .values import Cut, Grad, Origin, OriginKind
 
 
 class Verdict(enum.Enum):
     """What happened to one origin's gradient at one sink, in the order `verdict` decides it."""
 
     LIVE = "live"                # it gets its gradient
-    TARGET_ONLY = "target-only"  # only a bootstrapped TD target still carries it: the prediction is cut
+    # The prediction's paths are all cut; only a bootstrapped TD target or a weight penalty still
+    # carries a gradient: training runs and is silently wrong.
+    TARGET_ONLY = "target-only"
     UNRECORDED = "unrecorded"    # a path the sink's tape never recorded (the first thing to fix)
     REBOUND = "rebound"          # the variable was replaced by a tensor computed from it
     CUT = "cut"                  # every path the tape recorded is cut by a break
@@ -58,8 +60,9 @@ def verdict(sink: Sink, status: dict[Origin, OriginStatus], origin: Origin, path
             rebound: set[Origin] | frozenset[Origin]) -> Verdict:
     """Which rule's business the origin is: the precedence of the GG3 checks and the break report."""
     if paths.live:
-        cut_prediction = any(not c.grad.bootstrap for c in paths.cuts)
-        return Verdict.TARGET_ONLY if all(g.bootstrap for g in paths.live) and cut_prediction else Verdict.LIVE
+        cut_prediction = any(not c.grad.bootstrap and not c.grad.weights for c in paths.cuts)
+        only_side_paths = all(g.bootstrap or g.weights for g in paths.live)
+        return Verdict.TARGET_ONLY if only_side_paths and cut_prediction else Verdict.LIVE
     if paths.untaped:
         if only_target_untaped(sink, status, paths):
             # Only a TD target computed before the tape uses it: the wrong variables were asked for.
@@ -82,9 +85,18 @@ def only_target_untaped(sink: Sink, status: dict[Origin, OriginStatus], paths: O
 
 
 def differentiated(sink: Sink) -> set[Origin]:
+    """The origins whose gradient the sink asks for: its sources', or, when the sources are not
+    known, whatever the target depends on that the sink's tape can differentiate (its variables,
+    and the tensors that tape itself watched)."""
     if sink.sources is not None:
         return set().union(*(item.origins for item in sink.sources))
-    return {g.origin for g in sink.target.live} | {c.grad.origin for c in sink.target.cut}
+    origins = {g.origin for g in sink.target.live} | {c.grad.origin for c in sink.target.cut}
+    return {o for o in origins if not _watched_by_another_tape(o, sink)}
+
+
+def _watched_by_another_tape(origin: Origin, sink: Sink) -> bool:
+    return (origin.kind is OriginKind.WATCHED and sink.tape is not None
+            and not origin.key.startswith(f"watched:{sink.tape.id}:"))
 
 
 def tape_records(sink: Sink, grad: Grad) -> bool:

@@ -72,6 +72,9 @@ class Grad:
     tapes: frozenset[str] | None      # tapes that recorded every op since; None: no op yet
     dropped_at: Span | None = None    # first op that ran outside a tape recording it
     bootstrap: bool = False           # the model was called on next states (a TD target)
+    # The model's variables read directly (`tf.nn.l2_loss(v) for v in model.trainable_variables`):
+    # a weight penalty, not the model's prediction.
+    weights: bool = False
     # A model handed to a function this analysis cannot see (`compute_loss(model, batch)`): the
     # result may depend on it. Enough to say the loss uses the model; never enough to report a break.
     opaque: bool = False

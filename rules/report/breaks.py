@@ -35,7 +35,7 @@ def break_diagnostics(analysis: Analysis, rules: dict[str, BreakRule]) -> list[D
                 if origin in dead:
                     consequence = sink_phrase(sink, [origin], partial)
                 else:
-                    consequence = (f"only the bootstrapped target still carries a gradient for "
+                    consequence = (f"only {_side_paths(status[origin].live)} still carries a gradient for "
                                    f"`{origin.variables_text()}`, so training is silently wrong")
                 message = f"`{brk.value_text}` ({origin.describe()}) {rule.verb} {brk.label}{where}; {consequence}"
                 related = [Related(cut.grad.site, f"`{origin.name}` starts the gradient here")]
@@ -48,6 +48,13 @@ def break_diagnostics(analysis: Analysis, rules: dict[str, BreakRule]) -> list[D
                 level = Severity.WARNING if partial else severity
                 out.append(Diagnostic(brk.code, level, message, brk.via or brk.span, tuple(related), fixes))
     return out
+
+
+def _side_paths(live) -> str:
+    """What keeps a gradient when the prediction is cut: a TD target, a weight penalty, or both."""
+    kinds = ["the bootstrapped target"] * any(g.bootstrap for g in live) + ["a weight penalty"] * any(
+        g.weights and not g.bootstrap for g in live)
+    return " and ".join(kinds)
 
 
 def _helper_place(brk, doc) -> str:

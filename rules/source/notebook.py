@@ -1,9 +1,12 @@
 """Jupyter notebooks as one Python source, and positions mapped between it and the cells.
 
 The code cells are joined in order; every cell contributes exactly its own lines, so a line of
-the joined source maps to one line of one cell. IPython syntax (`%magic`, `%%cell magic`,
-`!shell`, `obj?`) is replaced by `pass` at the same indentation: the line count stays, and a
-magic inside a block still leaves the block valid Python.
+the joined source maps to one line of one cell. Each cell's IPython syntax is turned into Python
+line for line (source/ipython.py: `%magic`, `!shell` and help lines become `pass`, a cell's
+common indentation is removed as IPython removes it), so a magic inside a block still leaves the
+block valid Python. The joined source is a `JoinedSource`: a str that also knows its cells, so
+that a lint of it can treat a cell that does not parse on its own as IPython does (that cell
+fails, the others run).
 """
 from __future__ import annotations
 
@@ -14,28 +17,96 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ..diagnostics import Edit, Span
-from .document import PARSE_FAILURES, parse
+from .ipython import CellPython, cell_python
 from .text import split_lines
-
-_LINE_MAGIC = re.compile(r"^(\s*)(?:[%!]|\?|[\w.]+\s*=\s*[%!])")
-_HELP = re.compile(r"^(\s*)[\w.\[\]()]+\?{1,2}\s*$")
-# Cell magics whose body is still Python: analyse the body, blank only the magic line.
-_PYTHON_CELL_MAGICS = {"time", "timeit", "capture", "prun"}
 
 
 class NotebookError(ValueError):
     """The text is not a notebook we can read (or an edit cannot be placed in one cell)."""
 
 
+class JoinedSource(str):
+    """The joined source of a notebook's code cells: the str every analysis reads, which also
+    knows each cell's Python (`ipython.CellPython`) and the line where it starts.
+
+    Everything the fix loop, the CLI and the server derive from a notebook passes through
+    `join_cells`, so a lint always gets one of these for a notebook (a plain str otherwise)."""
+
+    cells: tuple[CellPython, ...]
+    first_lines: tuple[int, ...]
+
+    def __new__(cls, cells: Sequence[CellPython]) -> "JoinedSource":
+        self = super().__new__(cls, "".join(line for cell in cells for line in cell.lines))
+        self.cells = tuple(cells)
+        first_lines, line = [], 1
+        for cell in self.cells:
+            first_lines.append(line)
+            line += len(cell.lines)
+        self.first_lines = tuple(first_lines)
+        return self
+
+    def __reduce__(self):  # a str subclass with its own __new__: pickled by its cells (worker processes)
+        return JoinedSource, (self.cells,)
+
+    @property
+    def broken(self) -> list[int]:
+        """The cells whose Python does not parse on its own: IPython runs none of their lines."""
+        return [index for index, cell in enumerate(self.cells) if not cell.parses]
+
+    def cell_lines(self, index: int) -> range:
+        """The joined-source lines of cell `index` (of the code cells)."""
+        return range(self.first_lines[index], self.first_lines[index] + len(self.cells[index].lines))
+
+    def line_of(self, line: int) -> tuple[CellPython, int] | None:
+        """The cell holding joined-source `line` and the 0-based line in it."""
+        index = cell_at(line, self.first_lines)
+        while index is not None and index > 0 and not self.cells[index].lines:
+            index -= 1  # empty cells hold no line
+        if index is None or not 0 <= line - self.first_lines[index] < len(self.cells[index].lines):
+            return None
+        return self.cells[index], line - self.first_lines[index]
+
+    def indent_of(self, line: int) -> str:
+        """The indentation the cell's dedent removed from this line ("" for most lines)."""
+        found = self.line_of(line)
+        return found[0].indents[found[1]] if found else ""
+
+
+def cell_column(source: str, line: int, col: int) -> int:
+    """A joined-source column as a column of the cell's own line (they differ in a dedented cell)."""
+    return col + len(source.indent_of(line)) if isinstance(source, JoinedSource) else col
+
+
+def edit_in_cell(edit: Edit, cell: CellPython, first_line: int) -> Edit:
+    """A joined-source edit in the positions of the cell's own text.
+
+    Raises NotebookError for an edit into a line whose IPython syntax was replaced, or one that
+    adds or removes a line break in a dedented cell (it would have to re-indent)."""
+    offset = first_line - 1
+    line, end_line = edit.span.line - offset, edit.span.end_line - offset
+    last_touched = end_line - 1 if end_line > line and edit.span.end_col == 0 else end_line
+    if any(cell.transformed[n - 1] for n in range(line, min(last_touched, len(cell.lines)) + 1)):
+        raise NotebookError(f"an edit at line {edit.span.line} changes IPython syntax")
+    indents = cell.indents
+    if any(indents):
+        blank = line <= len(cell.lines) and not cell.lines[line - 1].strip()
+        if end_line != line or "\n" in edit.new_text or "\r" in edit.new_text or (blank and edit.new_text.strip()):
+            raise NotebookError(f"an edit at line {edit.span.line} would have to re-indent a dedented cell")
+        shift = len(indents[line - 1]) if line <= len(indents) else 0
+        return Edit(Span(line, edit.span.col + shift, end_line, edit.span.end_col + shift), edit.new_text)
+    return Edit(Span(line, edit.span.col, end_line, edit.span.end_col), edit.new_text)
+
+
 @dataclass(frozen=True)
 class CodeCell:
-    index: int        # position in the notebook's `cells` list
-    first_line: int   # 1-based line of the joined source where the cell starts
-    text: str         # the cell's source as written in the notebook
+    index: int           # position in the notebook's `cells` list
+    first_line: int      # 1-based line of the joined source where the cell starts
+    text: str            # the cell's source as written in the notebook
+    python: CellPython   # the cell as Python, one line per line of `text`
 
     @property
     def line_count(self) -> int:
-        return len(split_lines(self.text))  # as many as python_lines gives the joined source
+        return len(self.python.lines)
 
 
 class Notebook:
@@ -45,12 +116,16 @@ class Notebook:
         code = [(index, _cell_text(cell, index)) for index, cell in enumerate(self.data["cells"])
                 if cell.get("cell_type") == "code"]
         self.source, first_lines = join_cells([text for _, text in code])
-        self.cells = [CodeCell(index, first, text) for (index, text), first in zip(code, first_lines)]
+        self.cells = [CodeCell(index, first, text, python)
+                      for (index, text), first, python in zip(code, first_lines, self.source.cells)]
 
     def cell_position(self, line: int, col: int) -> tuple[int, int, int]:
-        """(cell index in the notebook, 1-based line in the cell, column) of a joined position."""
+        """(cell index in the notebook, 1-based line in the cell, column in the cell's own line)
+        of a joined position."""
         cell = self._cell_at(line)
-        return cell.index, line - cell.first_line + 1, col
+        cell_line = line - cell.first_line + 1
+        indents = cell.python.indents
+        return cell.index, cell_line, col + (len(indents[cell_line - 1]) if cell_line <= len(indents) else 0)
 
     def cell_of_line(self, line: int) -> tuple[int, int] | None:
         """(1-based cell number in the notebook, 1-based line in that cell), for messages."""
@@ -74,30 +149,29 @@ class Notebook:
         out: dict[int, list[Edit]] = {}
         for edit in edits:
             cell = self._cell_at(edit.span.line)
-            offset = cell.first_line - 1
-            end_line = edit.span.end_line - offset
+            end_line = edit.span.end_line - cell.first_line + 1
             # An edit may end at column 0 just past the cell (it removed the cell's last line).
             if end_line > cell.line_count + 1 or (end_line == cell.line_count + 1 and edit.span.end_col):
                 raise NotebookError(f"an edit at line {edit.span.line} spans two cells")
-            span = Span(edit.span.line - offset, edit.span.col, end_line, edit.span.end_col)
-            out.setdefault(cell.index, []).append(Edit(span, edit.new_text))
+            out.setdefault(cell.index, []).append(edit_in_cell(edit, cell.python, cell.first_line))
         return out
 
     def cell_texts(self) -> dict[int, str]:
         return {cell.index: cell.text for cell in self.cells}
 
 
-def join_cells(cell_texts: Sequence[str]) -> tuple[str, list[int]]:
+def join_cells(cell_texts: Sequence[str]) -> tuple[JoinedSource, list[int]]:
     """The cells as one Python source, and the 1-based line where each cell starts in it.
 
     Shared by .ipynb files and the language server's notebook documents.
     """
-    pieces: list[str] = []
-    first_lines = []
-    for text in cell_texts:
-        first_lines.append(len(pieces) + 1)
-        pieces.extend(python_lines(text))
-    return "".join(pieces), first_lines
+    source = JoinedSource([cell_python(text) for text in cell_texts])
+    return source, list(source.first_lines)
+
+
+def python_lines(cell_text: str) -> list[str]:
+    """The cell as Python lines, each ending in a newline (source/ipython.py)."""
+    return list(cell_python(cell_text).lines)
 
 
 def cell_at(line: int, first_lines: Sequence[int]) -> int | None:
@@ -157,33 +231,3 @@ def _cell_text(cell: dict, index: int) -> str:
 def _detect_indent(text: str) -> int:
     match = re.match(r"\{\r?\n( +)\S", text)
     return len(match.group(1)) if match else 1
-
-
-def python_lines(cell_text: str) -> list[str]:
-    """The cell as Python lines, each ending in a newline, IPython syntax replaced by `pass`."""
-    # Split where Python splits (a lone "\r" ends a line too), not at "\n" only: a cell written
-    # with "\r" endings otherwise counts as one line here and several for `ast`, and every
-    # position after it (diagnostics, fix edits) lands in the wrong line or cell. Found by fuzzing.
-    lines = [line.rstrip("\r\n") + "\n" for line in split_lines(cell_text)]
-    if not lines:
-        return []
-    magic = re.match(r"\s*%%(\w+)", lines[0])
-    if magic:
-        keep_body = magic.group(1) in _PYTHON_CELL_MAGICS
-        return ["pass\n"] + (lines[1:] if keep_body else ["\n"] * (len(lines) - 1))
-    if _parses("".join(lines)):
-        return lines  # valid Python: `%` or `?` lines are operators or inside strings
-    return [_without_ipython(line) for line in lines]
-
-
-def _without_ipython(line: str) -> str:
-    match = _LINE_MAGIC.match(line) or _HELP.match(line)
-    return f"{match.group(1)}pass\n" if match else line
-
-
-def _parses(source: str) -> bool:
-    try:
-        parse(source)
-    except PARSE_FAILURES:  # a cell nested too deeply for Python's parser too (found by fuzzing)
-        return False
-    return True

@@ -54,7 +54,7 @@ dy_dx = tape.gradient(y, x)
                     message = f"`{doc.short(item.node)}` is an integer variable: integer tensors never get a gradient"
                     out.append(Diagnostic(self.code, self.severity, message, doc.span(item.node),
                                           guess_notes(doc, sink=sink)))
-                elif not item.origins and item.value.kind == Kind.TENSOR:
+                elif not item.origins and item.value.kind == Kind.TENSOR and not _may_be_watched(sink):
                     message = (f"`{doc.short(item.node)}` is a plain tensor that the tape never watched; "
                                f"call `{sink.tape.name if sink.tape else 'tape'}.watch({doc.short(item.node)})` "
                                f"inside the `with` block, or its gradient is None")
@@ -93,3 +93,9 @@ def _rebound_after_block(doc, sink, name: str) -> bool:
     targets += [n.target for n in doc.nodes_of(ast.AnnAssign, ast.AugAssign, ast.For, ast.NamedExpr)]
     return any(after < t.lineno <= before and any(doc.text(part) == name for part in ast.walk(t))
                for t in targets)
+
+
+def _may_be_watched(sink) -> bool:
+    """The tape watched something the model cannot follow by name (a loop variable, `inputs[0]`):
+    that may well be this source."""
+    return sink.tape is not None and sink.tape.watches_untracked
