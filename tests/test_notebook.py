@@ -63,7 +63,7 @@ def test_cell_position_maps_joined_lines_to_cells():
     [
         ("%matplotlib inline\nx = 1\n", ["pass\n", "x = 1\n"]),
         ("!pip install tensorflow\nx = 1", ["pass\n", "x = 1\n"]),
-        ("files = !ls\nx = 1\n", ["pass\n", "x = 1\n"]),
+        ("files = !ls\nx = 1\n", ["files = get_ipython().getoutput('ls')\n", "x = 1\n"]),  # x stays bound
         ("tf.reduce_mean?\n", ["pass\n"]),
         ("??tf.reduce_mean\n", ["pass\n"]),
         ("for i in range(3):\n    %time f(i)\n", ["for i in range(3):\n", "    pass\n"]),  # block stays valid
