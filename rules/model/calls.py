@@ -146,7 +146,8 @@ class Calls:
                 and self.conventions.tape(self.doc.text(node.func.value)):
             return self._tape_method(site, Value(kind=Kind.TAPE), frame, guessed=True)
         if receiver is not None and method == "minimize":
-            self.analysis.record_minimize_call(MinimizeCall(node, receiver, site.args[0] if site.args else UNKNOWN))
+            if not frame.summary:  # a summary's parameters stand for every caller's arguments
+                self.analysis.record_minimize_call(MinimizeCall(node, receiver, site.args[0] if site.args else UNKNOWN))
             self._record_minimize_sink(site, frame)
             return UNKNOWN
         if method in ("compute_loss", "compiled_loss") and receiver is not None and receiver.kind == Kind.MODEL:

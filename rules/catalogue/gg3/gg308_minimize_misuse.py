@@ -57,6 +57,7 @@ optimizer.apply_gradients(zip(grads, [w]))
         doc = analysis.doc
         out = []
         parents = doc.parents
+        graph_mode = _builds_graphs(doc)
         for minimize in analysis.minimize_calls.values():
             call, optimizer, loss = minimize.node, minimize.optimizer, minimize.loss
             callable_loss = loss.kind == Kind.CALLABLE
@@ -64,7 +65,8 @@ optimizer.apply_gradients(zip(grads, [w]))
                 message = (f"`{doc.short(call.func.value)}` is a Keras 3 optimizer: it has no `minimize`; "
                            f"compute the loss in a `tf.GradientTape` and call `apply_gradients`")
                 fixes = self._fixes(doc, call, parents) if callable_loss else ()
-            elif not callable_loss and (loss.live or loss.cut or loss.kind == Kind.TENSOR):
+            elif not callable_loss and (loss.live or loss.cut or loss.kind == Kind.TENSOR) and not graph_mode \
+                    and not any(k.arg == "tape" for k in call.keywords):  # Keras 2 takes a tensor with its tape
                 message = (f"`minimize` is given the tensor `{doc.short(call.args[0]) if call.args else 'loss'}`; "
                            f"in eager mode it needs a function that computes the loss")
                 fixes = ()
@@ -90,3 +92,24 @@ optimizer.apply_gradients(zip(grads, [w]))
         span = doc.span(statement)
         return (make_fix("Rewrite as a `GradientTape` step with `apply_gradients`", Safety.UNSAFE,
                          [Edit(span, text), *imports], preferred=True),)
+
+
+# What only TensorFlow 1 graph code uses: there `minimize(loss_tensor)` is how training is written.
+_GRAPH_APIS = ("tensorflow.Session", "tensorflow.placeholder", "tensorflow.Graph", "tensorflow.estimator.",
+               "tensorflow.compat.v1.Session", "tensorflow.compat.v1.placeholder", "tensorflow.compat.v1.Graph",
+               "tensorflow.compat.v1.estimator.", "tensorflow.compat.v1.disable_eager_execution",
+               "tensorflow.compat.v1.disable_v2_behavior", "tensorflow.disable_eager_execution",
+               "tensorflow.disable_v2_behavior", "tensorflow_estimator.")
+_TF1_ONLY_OPTIMIZER = "tensorflow.train."  # gone in TensorFlow 2 (there: tf.compat.v1.train)
+
+
+def _builds_graphs(doc) -> bool:
+    """The file is TensorFlow 1 graph code: it imports `tensorflow.compat.v1` as its `tf`, or uses
+    sessions, placeholders, graphs, Estimators or TF1-only optimizers anywhere."""
+    if doc.imports.alias_for("tensorflow.compat.v1") == "tf":
+        return True
+    for node in doc.nodes_of(ast.Attribute):
+        qual = doc.imports.qualname(node) or ""
+        if qual.startswith(_GRAPH_APIS) or (qual.startswith(_TF1_ONLY_OPTIMIZER) and qual.endswith("Optimizer")):
+            return True
+    return False
