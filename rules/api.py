@@ -8,6 +8,11 @@ Nothing here imports TensorFlow or the analysed code.
 `lint_tolerant` is for an editor, where the text is half-typed most of the time: the lines that
 break the parse are blanked out (the rest keeps its positions) and the remainder is analysed, so
 a typo in one function does not hide the breaks found in all the others.
+
+A notebook's joined source (`source.notebook.JoinedSource`) is linted as IPython runs it, cell by
+cell: a cell that does not parse on its own runs none of its lines, and the others still run. So
+`lint` reports each such cell's E999 and analyses the notebook without it; `lint_tolerant`
+recovers inside that cell only, and drops findings in that cell's scope, not the notebook's.
 """
 from __future__ import annotations
 
@@ -27,8 +32,9 @@ from .project.config import Config
 from .report.diagnose import diagnostics_for
 from .report.suppression import suppressed
 from .source.document import PARSE_FAILURES, Document, parse
+from .source.notebook import JoinedSource
 from .source.recovery import parse_error, recover, unreliable_lines
-from .source.text import line_texts, newline_of
+from .source.text import line_texts, newline_of, split_lines
 
 log = logging.getLogger("gradguard.analysis")
 
@@ -73,12 +79,16 @@ def lint(source: str, path: str | os.PathLike, config: Config = Config(), config
     """Enabled, unsuppressed diagnostics with configured severities; E999 if `source` does not parse.
 
     `config_path` is the path that per-file ignores match (defaults to `path`). `resolver` and
-    `budget` (see model/inference.py) let the analysis follow calls into other modules.
+    `budget` (see model/inference.py) let the analysis follow calls into other modules. In a
+    notebook, each cell that does not parse has its E999 and the other cells are analysed.
     """
+    broken = source.broken if isinstance(source, JoinedSource) else []
+    if broken:
+        return _lint_without_cells(source, broken, str(path), config, config_path or path, resolver, budget)
     try:
         return _configured(source, str(path), config, config_path or path, resolver, budget)
     except PARSE_FAILURES as failure:  # parse first, ask why only when it fails: one parse, not two
-        error = syntax_error(source, str(path))
+        error = syntax_error(source, _error_display(source, str(path)))
         if error is not None:
             return [error]
         if isinstance(failure, RecursionError):
@@ -92,7 +102,11 @@ def lint_tolerant(source: str, path: str | os.PathLike, config: Config = Config(
 
     Findings in a scope around a blanked line are dropped (`source.recovery.unreliable_lines`),
     and so are fixes that touch a blanked line. When nothing can be recovered the result is empty.
+    In a notebook, only the cells that do not parse are recovered, each on its own.
     """
+    broken = source.broken if isinstance(source, JoinedSource) else []
+    if broken:
+        return _tolerant_without_cells(source, broken, str(path), config, config_path or path, resolver, budget)
     try:
         return _configured(source, str(path), config, config_path or path, resolver, budget, parser)
     except PARSE_FAILURES as failure:
@@ -110,6 +124,81 @@ def lint_tolerant(source: str, path: str | os.PathLike, config: Config = Config(
         return _too_deep(path)
     unreliable = unreliable_lines(parse(parsable), blanked)
     return [_without_fixes_touching(d, blanked) for d in found if not _touches(d, unreliable)]
+
+
+# Notebooks: the cells that do not parse on their own ------------------------------------------
+
+
+def _lint_without_cells(source: JoinedSource, broken: list[int], display: str, config: Config, config_path,
+                        resolver, budget) -> list[Diagnostic]:
+    """Each broken cell's E999, and the findings of the other cells (the broken ones blanked)."""
+    errors = [_cell_syntax_error(source, index) for index in broken]
+    blanked = frozenset(line for index in broken for line in source.cell_lines(index))
+    rest = _with_lines(source, {line: "\n" for line in blanked})
+    try:
+        found = _configured(rest, display, config, config_path, resolver, budget)
+    except PARSE_FAILURES as failure:
+        error = syntax_error(rest, _error_display(source, display))  # the cells parse one by one, not joined
+        if error is not None:
+            return [*errors, error]
+        if isinstance(failure, RecursionError):
+            return errors + _too_deep(display)
+        raise
+    kept = [_without_fixes_touching(d, blanked) for d in found if not _touches(d, blanked)]
+    return sorted([*errors, *kept], key=lambda d: (d.span, d.code))
+
+
+def _error_display(source: str, display: str) -> str:
+    """The file name to parse a text under when asking for its syntax error. Not a notebook's
+    path: CPython reads the error's line from the named file to count its column, and the line
+    of a notebook's JSON at that number is not the line of the joined source."""
+    return "<notebook>" if isinstance(source, JoinedSource) else display
+
+
+def _cell_syntax_error(source: JoinedSource, index: int) -> Diagnostic:
+    """The E999 of one cell parsed on its own, in joined-source positions and inside the cell."""
+    cell, first = source.cells[index], source.first_lines[index]
+    # Parsed at its place, so that the message's "on line N" is a joined line like every other.
+    line, col, message = parse_error("\n" * (first - 1) + cell.text, "<notebook>") or (first, 0, "SyntaxError")
+    last = first + len(cell.lines) - 1
+    if line < first:
+        line, col = first, 0
+    elif line > last:  # "expected an indented block" after a cell's last line: at its end
+        line, col = last, len(cell.lines[-1]) - 1
+    return Diagnostic("E999", Severity.ERROR, message, Span(line, col, line, col))
+
+
+def _tolerant_without_cells(source: JoinedSource, broken: list[int], display: str, config: Config, config_path,
+                            resolver, budget) -> list[Diagnostic]:
+    """`lint_tolerant` for a notebook: each broken cell recovered on its own (the whole cell
+    blanked when it cannot be), findings dropped only in the scope of its blanked lines."""
+    replaced: dict[int, str] = {}
+    blanked: set[int] = set()
+    unreliable: set[int] = set()
+    for index in broken:
+        cell, lines = source.cells[index], source.cell_lines(index)
+        recovered = recover(cell.text)
+        if recovered is None:
+            replaced.update({line: "\n" for line in lines})
+            blanked.update(lines)
+            unreliable.update(lines)
+            continue
+        text, cell_blanked = recovered
+        replaced.update(zip(lines, split_lines(text)))
+        blanked.update(lines.start + line - 1 for line in cell_blanked)
+        unreliable.update(lines.start + line - 1 for line in unreliable_lines(parse(text), cell_blanked))
+    try:
+        found = _configured(_with_lines(source, replaced), display, config, config_path, resolver, budget)
+    except PARSE_FAILURES as failure:
+        if isinstance(failure, RecursionError):
+            return _too_deep(display)
+        return []  # the cells parse one by one but not joined: nothing to recover from
+    return [_without_fixes_touching(d, frozenset(blanked)) for d in found if not _touches(d, frozenset(unreliable))]
+
+
+def _with_lines(source: str, replaced: dict[int, str]) -> str:
+    """`source` (every line ending in "\n", as a joined source's do) with some lines replaced."""
+    return "".join(replaced.get(number, line) for number, line in enumerate(split_lines(source), 1))
 
 
 def _configured(source: str, display: str, config: Config, config_path, resolver=None, budget=None,

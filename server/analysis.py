@@ -7,6 +7,7 @@ joined in order as one program (the model built in cell 1, the tape in cell 4).
 from __future__ import annotations
 
 import bisect
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -19,7 +20,7 @@ from gradguard.rules.diagnostics import Diagnostic, Fix, Safety, Severity, Span
 from gradguard.rules.fix.edits import with_newline
 from gradguard.rules.fix.loop import CellTexts, PythonText, fits_in_one_cell, fix_until_stable
 from gradguard.rules.project.config import Config
-from gradguard.rules.source.notebook import cell_at, join_cells, relabel_lines, within_one_cell
+from gradguard.rules.source.notebook import cell_at, cell_column, join_cells, relabel_lines, within_one_cell, writable_in_cells
 from gradguard.rules.source.text import newline_of
 
 from .documents import Encoding, TextDocument
@@ -116,11 +117,13 @@ def locate(span: Span, snap: Snapshot) -> tuple[Part, types.Range] | None:
         return None
     part = snap.parts[index]
     doc, offset = part.document, part.first_line
-    start = doc.position_at(span.line - offset, span.col, snap.encoding)
+    # A dedented cell's columns are the joined source's plus what the dedent removed.
+    start = doc.position_at(span.line - offset, cell_column(snap.source, span.line, span.col), snap.encoding)
     if not within_one_cell(span, first_lines):
         end = doc.position_at(doc.line_count, 0, snap.encoding)  # the end of this part
     else:
-        end = doc.position_at(span.end_line - offset, span.end_col, snap.encoding)
+        end_col = cell_column(snap.source, span.end_line, span.end_col)
+        end = doc.position_at(span.end_line - offset, end_col, snap.encoding)
     return part, types.Range(start, end)
 
 
@@ -140,7 +143,8 @@ def to_lsp(diagnostic: Diagnostic, snap: Snapshot) -> tuple[str, types.Diagnosti
         code_description=types.CodeDescription(href=rule.doc_url()) if rule else None,
         source=SOURCE,
         related_information=_related(diagnostic, snap) or None,
-        data={"fixes": [fix_data(fix, snap) for fix in diagnostic.fixes if fits_in_one_cell(fix, snap.first_lines)]},
+        data={"fixes": [fix_data(fix, snap) for fix in diagnostic.fixes
+                        if fits_in_one_cell(fix, snap.first_lines) and writable_in_cells(fix.edits, snap.source)]},
     )
 
 
@@ -188,8 +192,18 @@ def fixed_texts(snap: Snapshot, unsafe: bool = False) -> list[str]:
     """Each part's text after the one fix loop (safe fixes only unless `unsafe`)."""
     texts = [part.document.text for part in snap.parts]
     target = CellTexts(tuple(texts)) if snap.notebook else PythonText(texts[0])
-    fixed = fix_until_stable(target, snap.diagnose, unsafe=unsafe).target
+    fixed = fix_until_stable(target, _cell_writable(snap.diagnose) if snap.notebook else snap.diagnose,
+                             unsafe=unsafe).target
     return list(fixed.texts) if snap.notebook else [fixed.text]
+
+
+def _cell_writable(diagnose):
+    """`diagnose` without the fixes CellTexts cannot write: into a line whose IPython syntax was
+    replaced, or into a dedented cell (CellTexts maps lines, not the columns a dedent shifted)."""
+    def without_unwritable(source: str) -> list[Diagnostic]:
+        return [dataclasses.replace(d, fixes=tuple(f for f in d.fixes if writable_in_cells(f.edits, source, shifted=False)))
+                for d in diagnose(source)]
+    return without_unwritable
 
 
 def text_edit(document: TextDocument, new_text: str, encoding: Encoding) -> types.TextEdit | None:

@@ -174,3 +174,46 @@ def test_messages_name_cells_not_joined_lines():
     assert relabel_lines("`x` leaves through `.numpy()` inside a helper (line 14); y", cells.get) == \
         "`x` leaves through `.numpy()` inside a helper (cell 4, line 4); y"
     assert relabel_lines("inside a helper (utils.py, line 6)", cells.get) == "inside a helper (utils.py, line 6)"
+
+
+# -- cells IPython dedents: columns map back into the cell ---------------------------------------
+
+DEDENTED_NB = notebook_text(code(["import tensorflow as tf\n"]), code(["  def f(x):\n", "    return x.numpy()\n"]))
+
+
+def test_a_dedented_cells_columns_map_back_into_the_cell():
+    notebook = Notebook(DEDENTED_NB)
+    assert notebook.source == "import tensorflow as tf\ndef f(x):\n  return x.numpy()\n"
+    assert notebook.cell_position(3, 9) == (1, 2, 11)      # `x.numpy()` in the cell's own line
+    assert notebook.cell_position(2, 0) == (1, 1, 2)
+
+
+def test_an_edit_in_a_dedented_cell_is_shifted_by_its_indentation():
+    notebook = Notebook(DEDENTED_NB)
+    assert notebook.to_cell_edits([Edit(Span(3, 9, 3, 18), "x")]) == {1: [Edit(Span(2, 11, 2, 20), "x")]}
+    out = json.loads(notebook_with_edits(notebook, [Edit(Span(3, 9, 3, 18), "x")]))
+    assert out["cells"][1]["source"] == ["  def f(x):\n", "    return x\n"]
+
+
+@pytest.mark.parametrize("edit", [
+    Edit(Span(2, 0, 2, 0), "import numpy as np\n"),   # a new line would need the cell's indentation
+    Edit(Span(2, 0, 3, 0), ""),                       # so would joining two lines
+])
+def test_an_edit_that_would_reindent_a_dedented_cell_is_refused(edit):
+    with pytest.raises(NotebookError, match="re-indent"):
+        Notebook(DEDENTED_NB).to_cell_edits([edit])
+
+
+@pytest.mark.parametrize(("cell", "span"), [
+    (["%matplotlib inline\n", "y = x.numpy()\n"], Span(1, 0, 1, 4)),
+    (["!wget -q \\\n", "    https://example.com/x.csv\n", "y = 1\n"], Span(2, 0, 2, 0)),
+    (["files = !ls\n"], Span(1, 8, 1, 12)),
+])
+def test_an_edit_into_ipython_syntax_is_refused(cell, span):
+    with pytest.raises(NotebookError, match="IPython syntax"):
+        Notebook(notebook_text(code(cell))).to_cell_edits([Edit(span, "pass")])
+
+
+def test_an_edit_after_a_magic_goes_to_its_line():
+    notebook = Notebook(notebook_text(code(["%matplotlib inline\n", "y = x.numpy()\n"])))
+    assert notebook.to_cell_edits([Edit(Span(2, 4, 2, 13), "x")]) == {0: [Edit(Span(2, 4, 2, 13), "x")]}

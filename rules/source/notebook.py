@@ -57,19 +57,17 @@ class JoinedSource(str):
         """The joined-source lines of cell `index` (of the code cells)."""
         return range(self.first_lines[index], self.first_lines[index] + len(self.cells[index].lines))
 
-    def line_of(self, line: int) -> tuple[CellPython, int] | None:
-        """The cell holding joined-source `line` and the 0-based line in it."""
+    def line_of(self, line: int) -> tuple[int, int] | None:
+        """(index of the cell holding joined-source `line`, 0-based line in that cell)."""
         index = cell_at(line, self.first_lines)
-        while index is not None and index > 0 and not self.cells[index].lines:
-            index -= 1  # empty cells hold no line
         if index is None or not 0 <= line - self.first_lines[index] < len(self.cells[index].lines):
-            return None
-        return self.cells[index], line - self.first_lines[index]
+            return None  # after the last line (cell_at skips empty cells: they hold no line)
+        return index, line - self.first_lines[index]
 
     def indent_of(self, line: int) -> str:
         """The indentation the cell's dedent removed from this line ("" for most lines)."""
         found = self.line_of(line)
-        return found[0].indents[found[1]] if found else ""
+        return self.cells[found[0]].indents[found[1]] if found else ""
 
 
 def cell_column(source: str, line: int, col: int) -> int:
@@ -95,6 +93,25 @@ def edit_in_cell(edit: Edit, cell: CellPython, first_line: int) -> Edit:
         shift = len(indents[line - 1]) if line <= len(indents) else 0
         return Edit(Span(line, edit.span.col + shift, end_line, edit.span.end_col + shift), edit.new_text)
     return Edit(Span(line, edit.span.col, end_line, edit.span.end_col), edit.new_text)
+
+
+def writable_in_cells(edits: Sequence[Edit], source: str, *, shifted: bool = True) -> bool:
+    """Every edit can be written into one cell's own text (`edit_in_cell` takes it); with
+    `shifted=False`, also without shifting columns (for a writer that maps lines only)."""
+    if not isinstance(source, JoinedSource):
+        return True
+    for edit in edits:
+        index = cell_at(edit.span.line, source.first_lines)
+        if index is None or not within_one_cell(edit.span, source.first_lines):
+            return False
+        cell = source.cells[index]
+        try:
+            edit_in_cell(edit, cell, source.first_lines[index])
+        except NotebookError:
+            return False
+        if not shifted and any(cell.indents):
+            return False
+    return True
 
 
 @dataclass(frozen=True)
@@ -191,7 +208,9 @@ def within_one_cell(span: Span, first_lines: Sequence[int]) -> bool:
     return span.end_line < following or (span.end_line == following and span.end_col == 0)
 
 
-_LINE_REFERENCE = re.compile(r"(?<= )(on line|\(line) (\d+)(?=\W)")
+# Python's syntax errors end with theirs ("... after function definition on line 7") or say
+# "(detected at line 7)".
+_LINE_REFERENCE = re.compile(r"(?<= )(on line|at line|\(line) (\d+)(?=\W|$)")
 
 
 def relabel_lines(message: str, cell_of_line: Callable[[int], tuple[int, int] | None]) -> str:
@@ -200,7 +219,7 @@ def relabel_lines(message: str, cell_of_line: Callable[[int], tuple[int, int] | 
         place = cell_of_line(int(match.group(2)))
         if place is None:
             return match.group(0)
-        words = "in cell" if match.group(1) == "on line" else "(cell"
+        words = "(cell" if match.group(1) == "(line" else "in cell"
         return f"{words} {place[0]}, line {place[1]}"
 
     return _LINE_REFERENCE.sub(replace, message)
