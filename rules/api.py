@@ -88,7 +88,7 @@ def lint(source: str, path: str | os.PathLike, config: Config = Config(), config
     try:
         return _configured(source, str(path), config, config_path or path, resolver, budget)
     except PARSE_FAILURES as failure:  # parse first, ask why only when it fails: one parse, not two
-        error = syntax_error(source, _error_display(source, str(path)))
+        error = syntax_error(source)
         if error is not None:
             return [error]
         if isinstance(failure, RecursionError):
@@ -138,7 +138,7 @@ def _lint_without_cells(source: JoinedSource, broken: list[int], display: str, c
     try:
         found = _configured(rest, display, config, config_path, resolver, budget)
     except PARSE_FAILURES as failure:
-        error = syntax_error(rest, _error_display(source, display))  # the cells parse one by one, not joined
+        error = syntax_error(rest)  # the cells parse one by one but not joined
         if error is not None:
             return [*errors, error]
         if isinstance(failure, RecursionError):
@@ -148,18 +148,11 @@ def _lint_without_cells(source: JoinedSource, broken: list[int], display: str, c
     return sorted([*errors, *kept], key=lambda d: (d.span, d.code))
 
 
-def _error_display(source: str, display: str) -> str:
-    """The file name to parse a text under when asking for its syntax error. Not a notebook's
-    path: CPython reads the error's line from the named file to count its column, and the line
-    of a notebook's JSON at that number is not the line of the joined source."""
-    return "<notebook>" if isinstance(source, JoinedSource) else display
-
-
 def _cell_syntax_error(source: JoinedSource, index: int) -> Diagnostic:
     """The E999 of one cell parsed on its own, in joined-source positions and inside the cell."""
     cell, first = source.cells[index], source.first_lines[index]
     # Parsed at its place, so that the message's "on line N" is a joined line like every other.
-    line, col, message = parse_error("\n" * (first - 1) + cell.text, "<notebook>") or (first, 0, "SyntaxError")
+    line, col, message = parse_error("\n" * (first - 1) + cell.text) or (first, 0, "SyntaxError")
     last = first + len(cell.lines) - 1
     if line < first:
         line, col = first, 0
@@ -209,6 +202,9 @@ def _configured(source: str, display: str, config: Config, config_path, resolver
 
 
 def syntax_error(source: str, display: str = "<unknown>") -> Diagnostic | None:
+    """The E999 of a text that does not parse. `display` should name no file: CPython reads the
+    error's line from the named file to count its column, and the file's line is not the text's
+    for a notebook (a line of its JSON), for stdin under --stdin-filename, or after a fix round."""
     error = parse_error(source, display)
     if error is None:
         return None

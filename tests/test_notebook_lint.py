@@ -8,6 +8,7 @@ E999 and nothing else.
 """
 from __future__ import annotations
 
+import io
 import json
 import pickle
 
@@ -209,3 +210,13 @@ def test_a_notebook_of_broken_cells_only(lint):
     notebook = Notebook(notebook_text([EXERCISE, NO_BODY]))
     found = lint(notebook.source, "nb.ipynb")
     assert [d.code for d in found] == (["E999", "E999"] if lint is api.lint else [])
+
+
+def test_a_python_files_error_column_is_its_texts_too(tmp_path, monkeypatch, capsys):
+    """The same for stdin checked under the name of an existing, different file (an editor
+    piping its unsaved buffer): the column was read off the file on disk."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "short.py").write_text("a\nb\n", encoding="utf-8")
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(b'import os\nvalue = os.path.join("a", "b") +\n')))
+    assert cli.main(["check", "--no-cache", "-q", "-", "--stdin-filename", "short.py"]) == 1
+    assert capsys.readouterr().out.startswith("short.py:2:33: E999 SyntaxError: invalid syntax")
