@@ -190,7 +190,7 @@ def _tolerant_without_cells(source: JoinedSource, broken: list[int], display: st
 
 
 def _with_lines(source: str, replaced: dict[int, str]) -> str:
-    """`source` (every line ending in "\n", as a joined source's do) with some lines replaced."""
+    """`source` (every line ending in "\\n", as a joined source's do) with some lines replaced."""
     return "".join(replaced.get(number, line) for number, line in enumerate(split_lines(source), 1))
 
 

@@ -20,7 +20,8 @@ from gradguard.rules.diagnostics import Diagnostic, Fix, Safety, Severity, Span
 from gradguard.rules.fix.edits import with_newline
 from gradguard.rules.fix.loop import CellTexts, PythonText, fits_in_one_cell, fix_until_stable
 from gradguard.rules.project.config import Config
-from gradguard.rules.source.notebook import cell_at, cell_column, join_cells, relabel_lines, within_one_cell, writable_in_cells
+from gradguard.rules.source.notebook import (cell_at, cell_column, join_cells, relabel_lines, within_one_cell,
+                                             writable_in_cells)
 from gradguard.rules.source.text import newline_of
 
 from .documents import Encoding, TextDocument
@@ -201,7 +202,8 @@ def _cell_writable(diagnose):
     """`diagnose` without the fixes CellTexts cannot write: into a line whose IPython syntax was
     replaced, or into a dedented cell (CellTexts maps lines, not the columns a dedent shifted)."""
     def without_unwritable(source: str) -> list[Diagnostic]:
-        return [dataclasses.replace(d, fixes=tuple(f for f in d.fixes if writable_in_cells(f.edits, source, shifted=False)))
+        return [dataclasses.replace(d, fixes=tuple(fix for fix in d.fixes
+                                                   if writable_in_cells(fix.edits, source, shifted=False)))
                 for d in diagnose(source)]
     return without_unwritable
 

@@ -26,7 +26,7 @@ number of lines, so a line of the result is the same line of the cell:
   does at run time.
 
 Not covered: pasted `>>>` / `In [1]:` prompts (IPython strips them; no notebook seen uses them),
-and line breaks other than "\r\n", "\r" and "\n" (IPython splits a cell with `str.splitlines`,
+and line breaks other than "\\r\\n", "\\r" and "\\n" (IPython splits a cell with `str.splitlines`,
 which also breaks at a form feed; Python does not).
 """
 from __future__ import annotations
@@ -150,8 +150,8 @@ def _cell_magic(out: list[str], first: int, indents: list[str]) -> CellPython:
         rest = len(out) - first - 1
         return CellPython(tuple(head + ["\n"] * rest), tuple(indents), tuple(head_done + [True] * rest), True)
     body = cell_python("".join(out[first + 1:]))
-    outer = indents[first + 1:]
-    return CellPython(tuple(head) + body.lines, tuple(indents[:first + 1]) + tuple(a + b for a, b in zip(outer, body.indents)),
+    body_indents = tuple(outer + inner for outer, inner in zip(indents[first + 1:], body.indents))
+    return CellPython(tuple(head) + body.lines, tuple(indents[:first + 1]) + body_indents,
                       tuple(head_done) + body.transformed, body.parses)
 
 
