@@ -9,7 +9,7 @@ import pytest
 
 from gradguard.rules import analyze
 from gradguard.rules.api import lint
-from gradguard.rules.model.conventions import MODEL_WORDS, NameConventions
+from gradguard.rules.model.conventions import MODEL_WORDS, MODIFIER_WORDS, NameConventions
 from gradguard.rules.project.config import ConfigError, load_config_file
 
 DOC = (Path(__file__).resolve().parents[1] / "docs" / "name-conventions.md").read_text(encoding="utf-8")
@@ -41,13 +41,18 @@ def train_step(states):
 def test_the_page_lists_every_model_word_and_every_setting():
     listed = re.search(r"optionally followed by digits:\n\n(.*?)\n\n", DOC, re.S).group(1)
     assert re.findall(r"`(\w+)`", listed) == list(MODEL_WORDS)
+    modifiers = re.search(r"may follow it: (.*?)\. So", DOC, re.S).group(1)
+    assert re.findall(r"`(\w+)`", modifiers) == list(MODIFIER_WORDS)
     for key in ("model-names", "next-state-names", "guess-from-names"):
         assert key in DOC
 
 
 @pytest.mark.parametrize("name, guessed", [
     ("model", True), ("q_net", True), ("target_network", True), ("policy_head", True), ("actor2", True),
-    ("self_encoder", True), ("layer_norm_eps", True), ("fn", False), ("brain", False), ("predictor", False),
+    ("self_encoder", True), ("critic_target", True), ("q_net_target", True), ("model_old", True),
+    ("layer_norm_eps", False), ("actor_units", False), ("actor_fn", False), ("model_fn", False),
+    ("encoder_output", False), ("generator_optimizer", False), ("num_layers", False),
+    ("fn", False), ("brain", False), ("predictor", False),
 ])
 def test_model_names(name, guessed):
     assert NameConventions().model(name) is guessed

@@ -8,7 +8,7 @@ from ..source.imports import is_differentiable_numpy, is_numpy, is_tensorflow
 from .facts import MinimizeCall, name_key
 from .frame import Frame
 from .library import (COLLECTION_ADDERS, GRADIENT_METHODS, KERAS_MODEL_FACTORIES, KERAS_MODEL_PREFIXES,
-                      PREDICT_METHODS)
+                      MODEL_RETURNING_METHODS, NOT_FORWARD_METHODS, NOT_TENSOR_NAMESPACES, PREDICT_METHODS)
 from .values import UNKNOWN, Break, Grad, Kind, Origin, OriginKind, Site, Value, cut_by, evolve, join
 
 
@@ -106,7 +106,8 @@ class Calls:
             cut_ids = {id(v) for v in cut_values}
             kept = [v for v in site.inputs() if id(v) not in cut_ids]
             value_node = rule.value_node(site) or self._break_value_node(site)
-            brk = Break(rule.code, self.doc.span(site.node), label, self.doc.short(value_node), site.node)
+            brk = Break(rule.code, self.doc.span(site.node), label, self.doc.short(value_node), site.node,
+                        deliberate=rule.absorbs_cuts)
             result = cut_by(join(cut_values), brk, rule.absorbs_cuts)
             if kept:
                 rest = join(kept)
@@ -150,14 +151,17 @@ class Calls:
                 self.analysis.record_minimize_call(MinimizeCall(node, receiver, site.args[0] if site.args else UNKNOWN))
             self._record_minimize_sink(site, frame)
             return UNKNOWN
-        if method in ("compute_loss", "compiled_loss") and receiver is not None and receiver.kind == Kind.MODEL:
+        if method in ("compute_loss", "compiled_loss") and receiver is not None and receiver.kind == Kind.MODEL \
+                and callee.kind != Kind.CALLABLE:  # not a `compute_loss` the class defines itself
             self._record_compute_loss_sink(site, receiver, frame)
             return join(site.inputs()[1:]) if site.inputs() else UNKNOWN
         if method == "add_weight" or method == "add_variable":
             trainable = _keyword_constant(node, "trainable", True)
             origin = Origin(OriginKind.NEW, "", "") if trainable else None
             return Value(kind=Kind.VARIABLE, model=origin)
-        if callee.kind == Kind.MODEL or (receiver is not None and receiver.kind == Kind.MODEL and method in ("call", "__call__")):
+        if receiver is not None and receiver.kind == Kind.MODEL and method in MODEL_RETURNING_METHODS:
+            return receiver
+        if callee.kind == Kind.MODEL or (receiver is not None and receiver.kind == Kind.MODEL and _runs_the_model(method)):
             model = callee if callee.kind == Kind.MODEL else receiver
             output = self._model_output(model, node, frame)
             return self.op(join([output, *site.args, *site.keywords.values()]), node, frame)
@@ -238,6 +242,8 @@ class Calls:
             value = self._maybe_uses_models(site, value)
         if is_numpy(qual) and not is_differentiable_numpy(qual):
             value = value.with_kind(Kind.NUMPY)
+        elif is_tensorflow(qual) and qual.startswith(NOT_TENSOR_NAMESPACES):
+            value = value.with_kind(value.kind if qual.startswith("tensorflow.nest.") else Kind.UNKNOWN)
         elif is_tensorflow(qual) or site.receiver is not None and site.receiver.kind == Kind.TENSOR:
             value = value.with_kind(Kind.TENSOR)
         return self.op(evolve(value, items=None) if value.items is not None else value, site.node, frame)
@@ -245,8 +251,8 @@ class Calls:
     def _maybe_uses_models(self, site: Site, value: Value) -> Value:
         """A function we cannot see, given a model, may return something computed with it."""
         models = [v.model for v in [*site.args, *site.keywords.values()] if v.kind == Kind.MODEL and v.model]
-        if not models:
-            return value
+        if not models or _constructs(site.node):
+            return value  # a class given a model builds an object that holds it, not a prediction
         span = self.doc.span(site.node)
         opaque = {Grad(model, span, None, bootstrap=self._bootstrap_call(site.node), opaque=True) for model in models}
         return evolve(value, live=value.live | opaque)
@@ -255,6 +261,12 @@ class Calls:
         qual, node = site.qualname, site.node
         if qual in ("tensorflow.GradientTape", "tensorflow.autodiff.GradientTape"):
             return Value(kind=Kind.TAPE)
+        if qual == "tensorflow_probability.util.DeferredTensor":
+            # `DeferredTensor(log_alpha, tf.exp)` applies the transform at each use: reading it
+            # reads the variable, so it stands for that variable.
+            wrapped = site.args[0] if site.args else site.keywords.get("pretransformed_input", UNKNOWN)
+            if wrapped.kind == Kind.VARIABLE and wrapped.model is not None:
+                return Value(kind=Kind.VARIABLE, model=wrapped.model)
         if qual in ("tensorflow.Variable", "tensorflow.compat.v1.Variable"):
             if any(v.live for v in site.inputs()):
                 return None  # re-created from a gradient-carrying value: a break rule's business
@@ -291,3 +303,17 @@ def _integer_variable(node: ast.Call, imports) -> bool:
             return "int" in text or "bool" in text
     initial = node.args[0] if node.args else next((k.value for k in node.keywords if k.arg == "initial_value"), None)
     return isinstance(initial, ast.Constant) and type(initial.value) is int
+
+
+def _constructs(call: ast.Call) -> bool:
+    """`GaussianActor(...)`, `agents.DdpgAgent(...)`: a class (named in CapWords) makes an object."""
+    func = call.func
+    name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+    return name[:1].isupper()
+
+
+def _runs_the_model(method: str | None) -> bool:
+    """`model(x)`, `model.call(x)`, and methods the model cannot see (`actor.log_prob(s, a)`): they
+    use the model's variables. `predict` is a break rule's business; `fit`, `save`, ... are not
+    forward passes."""
+    return method is not None and method not in NOT_FORWARD_METHODS and method not in PREDICT_METHODS

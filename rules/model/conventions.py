@@ -5,7 +5,10 @@ this file that subclasses `keras.Model`, jedi's answer for another module. Only 
 says what a name is does it guess from the name itself:
 
 * a **model**: a parameter, attribute or called name such as `model`, `q_net`, `self.actor`,
-  `policy_head` (`MODEL_WORDS`, as whole words of a snake_case name, digits allowed after);
+  `policy_head`, `critic_target`: its last snake_case word is a `MODEL_WORDS` word (digits allowed
+  after it), or only `MODIFIER_WORDS` follow one; `actor_units`, `model_fn` and `encoder_output`
+  are not models (the last word names what the thing is). A parameter whose default is a literal
+  (`actor_units=(256, 256)`) is never one;
 * **next states**: a model called on `next_states`, `s2`, `obs_tp1`, ... computes a TD target
   (`NEXT_STATE`), which GG202 wants wrapped in `tf.stop_gradient`;
 * a **gradient tape**: `.gradient(...)` on a receiver whose name contains "tape".
@@ -25,8 +28,12 @@ MODEL_WORDS = (
     "discriminator", "gen", "disc", "encoder", "decoder", "policy", "classifier", "regressor", "layer",
     "layers", "dense", "mlp", "cnn", "rnn", "lstm", "gru", "backbone", "head", "embedding",
 )
+# Words that may follow the model word without changing what the name is (`critic_target`, `model_old`).
+MODIFIER_WORDS = ("target", "targ", "tgt", "old", "new", "online", "main", "eval", "local", "global", "ema", "avg",
+                  "copy", "clone", "prime", "base", "shared")
 NEXT_STATE = r"next|new_?(state|obs)|_tp1\b|tp1|_prime\b|\bs_\b|\bs2\b|\bobs2\b|succ"
 DOCS = "docs/name-conventions.md"
+_COUNT = re.compile(r"(num|n|number_of|max|min)_", re.IGNORECASE)  # `num_layers`: a number of them
 
 
 @dataclass(frozen=True)
@@ -39,7 +46,7 @@ class NameConventions:
 
     def model(self, name: str) -> bool:
         """`name` (a parameter, an attribute, a called name) is guessed to be a Keras model or layer."""
-        return self.enabled and self._model_pattern.search(name) is not None
+        return self.enabled and self._model_pattern.search(name) is not None and not _COUNT.match(name)
 
     def next_state(self, text: str) -> bool:
         """A model called on `text` (its first argument, as written) computes a TD target."""
@@ -52,7 +59,8 @@ class NameConventions:
     @cached_property  # asked at every parameter, attribute and call: compiled once per conventions
     def _model_pattern(self) -> re.Pattern:
         words = "|".join(re.escape(word) for word in (*MODEL_WORDS, *self.extra_model_names))
-        return re.compile(rf"(^|_)({words})\d*($|_)", re.IGNORECASE)
+        modifiers = "|".join(MODIFIER_WORDS)
+        return re.compile(rf"(^|_)({words})\d*(_({modifiers})\d*)*_?$", re.IGNORECASE)
 
     @cached_property
     def _next_state_pattern(self) -> re.Pattern:

@@ -22,7 +22,7 @@ from .conventions import DEFAULT, NameConventions
 from .expressions import Expressions
 from .facts import Analysis, ClassInfo, Sink, SinkKind, SourceItem, TapeInfo
 from .frame import Frame
-from .library import KERAS_BASES
+from .library import KERAS_BASES, KERAS_MODEL_PACKAGES
 from .sinks import Sinks
 from .statements import Statements
 from .values import UNKNOWN, Cut, Grad, Kind, Origin, OriginKind, Value, evolve, join
@@ -44,6 +44,7 @@ class Engine(Statements, Expressions, Calls, Sinks):
         self.classes: dict[str, ClassInfo] = {}
         self.loss_functions: set[int] = set()
         self.summaries: dict[int, Value | None] = {}
+        self.closures: dict[int, Frame] = {}            # nested function → the frame it was defined in
         self._nested: dict[int, list[ast.AST]] | None = None  # function → functions defined in it
         self._loop_depth = 0
         self.tape_counter = 0
@@ -97,7 +98,7 @@ class Engine(Statements, Expressions, Calls, Sinks):
         for base in node.bases:
             qual = self.imports.qualname(base) or ""
             name = base.attr if isinstance(base, ast.Attribute) else getattr(base, "id", "")
-            if qual.startswith("keras.") or (qual == "" and name in KERAS_BASES):
+            if _keras_model_base(qual) or (qual == "" and name in KERAS_BASES):
                 return True
             local = self.classes.get(name)
             if local and name not in seen and self._is_keras_class(local.node, seen | {name}):
@@ -174,6 +175,7 @@ class Engine(Statements, Expressions, Calls, Sinks):
     def _bind_entry_params(self, node: ast.AST, frame: Frame) -> None:
         params = self._params(node)
         loss = frame.loss_function
+        literal = _literal_defaults(node)
         for index, param in enumerate(params):
             name = param.arg
             span = self.doc.span(param)
@@ -182,7 +184,7 @@ class Engine(Statements, Expressions, Calls, Sinks):
             elif loss and (name == "y_pred" or (name not in ("self", "y_true") and index == len(params) - 1)):
                 origin = Origin(OriginKind.Y_PRED, name, f"y_pred:{id(node)}", span)
                 frame.env[name] = Value(frozenset({Grad(origin, span, None)}), kind=Kind.TENSOR)
-            elif self.conventions.model(name):
+            elif self.conventions.model(name) and name not in literal:
                 origin = Origin(OriginKind.MODEL, name, f"param:{id(node)}:{name}", span, guessed=True)
                 frame.env[name] = Value(kind=Kind.MODEL, model=origin)
             else:
@@ -216,7 +218,7 @@ class Engine(Statements, Expressions, Calls, Sinks):
         if key in self.summaries:
             return self.summaries[key]
         self.summaries[key] = None  # recursion guard
-        frame = Frame({}, self.module, node, cls=cls, summary=True)
+        frame = Frame({}, self.closures.get(id(node), self.module), node, cls=cls, summary=True)
         for index, param in enumerate(self._params(node)):
             if index == 0 and cls is not None and param.arg == "self":
                 frame.env[param.arg] = self._self_value(cls)
@@ -268,6 +270,32 @@ class Engine(Statements, Expressions, Calls, Sinks):
                 cut.add(c)
         value = Value(frozenset(live), frozenset(cut), summary.kind)
         return self.op(value, node, frame)
+
+
+def _keras_model_base(qual: str) -> bool:
+    """`keras.Model`, `keras.layers.Dense`, `keras.src.layers.Layer`: a base that makes a model or
+    layer; not every class of the keras package (`keras.callbacks.Callback`, `keras.src.testing.TestCase`)."""
+    if not qual.startswith("keras."):
+        return False
+    return qual.rsplit(".", 1)[-1] in KERAS_BASES or qual.startswith(KERAS_MODEL_PACKAGES)
+
+
+def _literal_defaults(node: ast.AST) -> set[str]:
+    """Parameters whose default is a literal (`units=(256, 256)`, `lr=1e-3`): whatever their name,
+    not models (a default of None leaves the question open)."""
+    args = node.args
+    positional = [*args.posonlyargs, *args.args]
+    pairs = [*zip(positional[len(positional) - len(args.defaults):], args.defaults),
+             *zip(args.kwonlyargs, args.kw_defaults)]
+    return {param.arg for param, default in pairs if default is not None and _is_literal(default)}
+
+
+def _is_literal(node: ast.AST) -> bool:
+    if isinstance(node, ast.Constant):
+        return node.value is not None
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        return _is_literal(node.operand)
+    return isinstance(node, (ast.Tuple, ast.List, ast.Set)) and all(_is_literal(e) for e in node.elts)
 
 
 # --------------------------------------------------------------------------------- entry point

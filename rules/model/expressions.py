@@ -97,7 +97,9 @@ class Expressions:
         return self.op(operand, node, frame)
 
     def eval_BoolOp(self, node: ast.BoolOp, frame: Frame) -> Value:
-        return join([self.eval(v, frame) for v in node.values])
+        values = [self.eval(v, frame) for v in node.values]
+        # `critic_2 or critic.copy()`: one of the models, whichever it is.
+        return next((v for v in values if v.kind == Kind.MODEL), None) or join(values)
 
     def eval_IfExp(self, node: ast.IfExp, frame: Frame) -> Value:
         self.eval(node.test, frame)

@@ -91,7 +91,7 @@ class Sinks:
             return [SourceItem(node, value, frozenset({value.model}))]
         if value.kind == Kind.VARIABLE and value.sources:  # `model.trainable_variables[0]`
             return [SourceItem(node, value, value.sources)]
-        if value.watched:
+        if value.watched and value.kind != Kind.UNKNOWN:  # an unknown value watched may be variables
             mine = watched_key(tape, "") if tape is not None else "watched:"
             return [SourceItem(node, value, frozenset(g.origin for g in value.live
                                                       if g.origin.kind is OriginKind.WATCHED and g.origin.key.startswith(mine)))]

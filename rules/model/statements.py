@@ -28,6 +28,8 @@ class Statements:
 
     def exec_FunctionDef(self, stmt: ast.FunctionDef, frame: Frame) -> None:
         frame.env[stmt.name] = Value(kind=Kind.CALLABLE, func=stmt)
+        if frame.function is not None:
+            self.closures[id(stmt)] = frame  # a nested function sees its enclosing function's names
 
     exec_AsyncFunctionDef = exec_FunctionDef
 
@@ -180,11 +182,19 @@ class Statements:
             return
         value = self._name_new_origin(key, value, frame, value_node)
         if key.startswith("self.") and frame.cls is not None:
-            frame.cls.attrs[key] = value
+            # An attribute may be set in several places (branches of `__init__`, other methods):
+            # the other methods may see any of those values.
+            known = frame.cls.attrs.get(key)
+            frame.cls.attrs[key] = value if known is None else _merge(known, value)
         frame.env[key] = value
 
     def _name_new_origin(self, key: str, value: Value, frame: Frame, value_node: ast.AST | None) -> Value:
-        """A model or variable created by this statement is named after its target."""
+        """A model or variable created by this statement is named after its target; one stored on
+        a Keras model's `self` is tracked by it (its variables are the model's)."""
+        tracked = key.startswith("self.") and frame.cls is not None and frame.cls.is_keras
+        if tracked and value.kind in (Kind.MODEL, Kind.VARIABLE) and value.model is not None \
+                and value.model.kind is OriginKind.MODEL and not isinstance(value_node, ast.Call):
+            return evolve(value, model=frame.cls.origin)  # `self.encoder = encoder` in `__init__`
         fresh = isinstance(value_node, ast.Call) and value.kind in (Kind.MODEL, Kind.VARIABLE)
         if not fresh or (value.model is not None and value.model.kind is not OriginKind.NEW):
             return value
@@ -213,11 +223,20 @@ class Statements:
         return evolve(iterable, items=None)
 
 
+_OBJECTS = (Kind.MODEL, Kind.VARIABLE, Kind.TAPE, Kind.OPTIMIZER, Kind.CALLABLE)
+
+
 def _merge(a: Value, b: Value) -> Value:
+    """The value of a name after branches that bound it differently."""
     if a == b:
         return a
-    if a.kind == b.kind and a.kind in (Kind.MODEL, Kind.VARIABLE, Kind.TAPE, Kind.OPTIMIZER, Kind.CALLABLE):
+    if a.kind == b.kind and a.kind in _OBJECTS:
         return a if a.model is not None or a.tape is not None or a.func is not None else b
+    # `self.alpha = DeferredTensor(log_alpha)` in one branch, `self.alpha = alpha` in the other:
+    # the object the model knows is what the name may hold.
+    for known, other in ((a, b), (b, a)):
+        if known.kind in _OBJECTS and other.kind == Kind.UNKNOWN and not other.live and not other.cut:
+            return known
     merged = join([a, b])
     kind = a.kind if a.kind == b.kind else (a.kind if b.kind == Kind.UNKNOWN else b.kind if a.kind == Kind.UNKNOWN else merged.kind)
     return evolve(merged, kind=kind)

@@ -46,8 +46,10 @@ def sink_status(sink: Sink, rebound: set[Origin] | frozenset[Origin] = frozenset
     status: dict[Origin, OriginStatus] = {o: OriginStatus() for o in differentiated(sink)}
     for grad in sink.target.live:
         if grad.origin in status:
-            bucket = status[grad.origin].live if tape_records(sink, grad) else status[grad.origin].untaped
-            bucket.append(grad)
+            # An opaque path (a model handed to a function nobody can see) may or may not use the
+            # model, wherever it ran: it never proves a lost gradient.
+            recorded = grad.opaque or tape_records(sink, grad)
+            (status[grad.origin].live if recorded else status[grad.origin].untaped).append(grad)
     for cut in sink.target.cut:
         if cut.grad.origin in status and tape_records(sink, cut.grad):
             status[cut.grad.origin].cuts.append(cut)
@@ -90,8 +92,16 @@ def differentiated(sink: Sink) -> set[Origin]:
     and the tensors that tape itself watched)."""
     if sink.sources is not None:
         return set().union(*(item.origins for item in sink.sources))
-    origins = {g.origin for g in sink.target.live} | {c.grad.origin for c in sink.target.cut}
-    return {o for o in origins if not _watched_by_another_tape(o, sink)}
+    live = {g.origin for g in sink.target.live}
+    origins = {o for o in live | {c.grad.origin for c in sink.target.cut} if not _watched_by_another_tape(o, sink)}
+    # What reaches the loss only as a constant on purpose (through `tf.stop_gradient`, or as a TD
+    # target) is not what the sink differentiates; a loss function's prediction always is.
+    return {o for o in origins if o in live or o.kind is OriginKind.Y_PRED or not _only_held_constant(o, sink)}
+
+
+def _only_held_constant(origin: Origin, sink: Sink) -> bool:
+    cuts = [c for c in sink.target.cut if c.grad.origin == origin]
+    return all(c.brk.deliberate or c.grad.bootstrap for c in cuts)
 
 
 def _watched_by_another_tape(origin: Origin, sink: Sink) -> bool:

@@ -91,6 +91,7 @@ class Break:
     node: ast.AST = field(compare=False, hash=False, repr=False)
     via: Span | None = None           # the call of a helper function whose body breaks
     path: str | None = None           # the helper's file, when it is another module
+    deliberate: bool = False          # a cut made on purpose (`tf.stop_gradient`), not an accident
 
 
 @dataclass(frozen=True)

@@ -2,21 +2,28 @@
 
 `import numpy as onp` makes `onp.mean` resolve to `numpy.mean`; `from tensorflow.keras import
 backend as K` makes `K.eval` resolve to `keras.backend.eval`. Every spelling of Keras
-(`tensorflow.keras`, `tf_keras`, `tensorflow.python.keras`) is folded into `keras` so that rules
-match one name.
+(`tensorflow.keras`, `tf_keras`, `tensorflow.python.keras`, the compat modules' `keras`) is folded
+into `keras`, and `tensorflow.compat.v1.X` / `tensorflow.compat.v2.X` into `tensorflow.X` (the same
+functions; TF1 programs import `tensorflow.compat.v1 as tf`), so that rules match one name.
 """
 from __future__ import annotations
 
 import ast
 import sys
 
-_KERAS_PREFIXES = ("tensorflow.keras", "tensorflow.python.keras", "tf_keras")
+_KERAS_PREFIXES = ("tensorflow.keras", "tensorflow.python.keras", "tf_keras", "tensorflow.compat.v1.keras",
+                   "tensorflow.compat.v2.keras", "keras.src")  # keras.src: Keras 3's own modules
+_COMPAT_PREFIXES = ("tensorflow.compat.v1", "tensorflow.compat.v2")
+TENSORFLOW_V1 = "tensorflow.compat.v1"
 
 
 def canonical(qualname: str) -> str:
     for prefix in _KERAS_PREFIXES:
         if qualname == prefix or qualname.startswith(prefix + "."):
             return "keras" + qualname[len(prefix):]
+    for prefix in _COMPAT_PREFIXES:
+        if qualname == prefix or qualname.startswith(prefix + "."):
+            return "tensorflow" + qualname[len(prefix):]
     return qualname
 
 
@@ -41,6 +48,7 @@ class Imports:
         self.relative_names: set[str] = set()  # bound by `from .nets import build`: jedi can say what
         self.star_from_other_code = False      # `from helpers import *` (not numpy's): any name may be
         self.other_code = False                # anything imported besides the known libraries
+        self.tensorflow_v1_as_tf = False       # `import tensorflow.compat.v1 as tf`: a TensorFlow 1 program
         for node in nodes if nodes is not None else ast.walk(tree):
             if isinstance(node, ast.Import):
                 self._import(node)
@@ -52,6 +60,7 @@ class Imports:
             self.other_code |= not is_known_library(alias.name)
             if alias.asname:
                 self.aliases[alias.asname] = canonical(alias.name)
+                self.tensorflow_v1_as_tf |= alias.name == TENSORFLOW_V1 and alias.asname == "tf"
             else:
                 top = alias.name.split(".")[0]
                 self.aliases[top] = canonical(top)

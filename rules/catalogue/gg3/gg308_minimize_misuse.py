@@ -106,7 +106,7 @@ _TF1_ONLY_OPTIMIZER = "tensorflow.train."  # gone in TensorFlow 2 (there: tf.com
 def _builds_graphs(doc) -> bool:
     """The file is TensorFlow 1 graph code: it imports `tensorflow.compat.v1` as its `tf`, or uses
     sessions, placeholders, graphs, Estimators or TF1-only optimizers anywhere."""
-    if doc.imports.alias_for("tensorflow.compat.v1") == "tf":
+    if doc.imports.tensorflow_v1_as_tf:
         return True
     for node in doc.nodes_of(ast.Attribute):
         qual = doc.imports.qualname(node) or ""
