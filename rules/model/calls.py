@@ -161,6 +161,11 @@ class Calls:
             return Value(kind=Kind.VARIABLE, model=origin)
         if receiver is not None and receiver.kind == Kind.MODEL and method in MODEL_RETURNING_METHODS:
             return receiver
+        if receiver is not None and receiver.kind == Kind.MODEL and method in PREDICT_METHODS \
+                and self._plain_class_method(receiver, method):
+            # `model.predict(x)` where `model` is only named like one and a plain class of this
+            # file defines `predict`: that method, not Keras's, using the model's weights.
+            return self.op(join([self._model_output(receiver, node, frame), *site.args]), node, frame)
         if callee.kind == Kind.MODEL or (receiver is not None and receiver.kind == Kind.MODEL and _runs_the_model(method)):
             model = callee if callee.kind == Kind.MODEL else receiver
             output = self._model_output(model, node, frame)
@@ -185,6 +190,11 @@ class Calls:
             origin = Origin(OriginKind.MODEL, node.func.id, f"name:{node.func.id}", self.doc.span(node.func), guessed=True)
             return self._special_call(site, Value(kind=Kind.MODEL, model=origin), frame)
         return None
+
+    def _plain_class_method(self, receiver: Value, method: str) -> bool:
+        guessed = receiver.model is not None and receiver.model.guessed
+        return guessed and any(not info.is_keras and any(getattr(item, "name", None) == method for item in info.node.body)
+                               for info in self.classes.values())
 
     def _local_call(self, site: Site, func: ast.AST, frame: Frame) -> Value:
         cls = self.class_of_function.get(id(func))
@@ -242,8 +252,11 @@ class Calls:
             value = self._maybe_uses_models(site, value)
         if is_numpy(qual) and not is_differentiable_numpy(qual):
             value = value.with_kind(Kind.NUMPY)
+        elif is_tensorflow(qual) and qual.startswith("tensorflow.nest."):
+            # `tf.nest.flatten(actions)` restructures what it is given: a watched tensor stays one.
+            value = evolve(value, watched=any(v.watched for v in inputs))
         elif is_tensorflow(qual) and qual.startswith(NOT_TENSOR_NAMESPACES):
-            value = value.with_kind(value.kind if qual.startswith("tensorflow.nest.") else Kind.UNKNOWN)
+            value = value.with_kind(Kind.UNKNOWN)
         elif is_tensorflow(qual) or site.receiver is not None and site.receiver.kind == Kind.TENSOR:
             value = value.with_kind(Kind.TENSOR)
         return self.op(evolve(value, items=None) if value.items is not None else value, site.node, frame)

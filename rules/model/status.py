@@ -72,7 +72,15 @@ def verdict(sink: Sink, status: dict[Origin, OriginStatus], origin: Origin, path
         return Verdict.REBOUND if origin in rebound else Verdict.UNRECORDED
     if paths.cuts:
         return Verdict.CUT
-    return Verdict.INTEGER if origin.integer else Verdict.UNTOUCHED
+    if origin.integer:
+        return Verdict.INTEGER
+    # The loss uses something taken for a model only from its name (`self.collect_policy`): it
+    # may well be, or wrap, the model asked about.
+    return Verdict.SILENT if _uses_a_guessed_model(sink, status) else Verdict.UNTOUCHED
+
+
+def _uses_a_guessed_model(sink: Sink, status: dict[Origin, OriginStatus]) -> bool:
+    return any(g.origin.guessed and g.origin not in status for g in sink.target.live)
 
 
 def live_elsewhere(sink: Sink, status: dict[Origin, OriginStatus]) -> bool:

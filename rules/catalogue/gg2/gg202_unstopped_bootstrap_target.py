@@ -71,7 +71,7 @@ grads = tape.gradient(loss, model.trainable_variables)
         calls = {doc.span(n): n for n in doc.nodes_of(ast.Call)}
         out = []
         for sink in analysis.sinks:
-            if sink.kind is not SinkKind.GRADIENT:
+            if sink.kind is not SinkKind.GRADIENT or _stops_gradients_itself(sink):
                 continue
             for origin, status in sink_status(sink).items():
                 targets = {g.site for g in status.live if g.bootstrap}
@@ -90,3 +90,10 @@ grads = tape.gradient(loss, model.trainable_variables)
                                *guess_notes(doc, origins=[origin], sink=sink, td_targets=[site]))
                     out.append(Diagnostic(self.code, self.severity, message, site, related, fixes))
         return out
+
+
+def _stops_gradients_itself(sink) -> bool:
+    """The loss already holds something constant with `tf.stop_gradient`: whoever wrote it chose
+    which side of the TD error trains (residual-gradient methods train through the target on
+    purpose and stop the prediction instead)."""
+    return any(cut.brk.deliberate for cut in sink.target.cut)
