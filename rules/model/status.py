@@ -43,7 +43,9 @@ def sink_status(sink: Sink, rebound: set[Origin] | frozenset[Origin] = frozenset
     """For each differentiated origin of a sink, how its paths reach the target, and the verdict.
 
     `rebound`: the variables the analysis saw replaced by a tensor (`Analysis.variables_rebound_from_themselves`)."""
-    status: dict[Origin, OriginStatus] = {o: OriginStatus() for o in differentiated(sink)}
+    # In a stable order: which origin a message names must not change from one run to the next.
+    ordered = sorted(differentiated(sink), key=lambda o: (o.key, o.name, o.kind.value))
+    status: dict[Origin, OriginStatus] = {o: OriginStatus() for o in ordered}
     for grad in sink.target.live:
         if grad.origin in status:
             # An opaque path (a model handed to a function nobody can see) may or may not use the
