@@ -157,7 +157,7 @@ class Calls:
             return join(site.inputs()[1:]) if site.inputs() else UNKNOWN
         if method == "add_weight" or method == "add_variable":
             trainable = _keyword_constant(node, "trainable", True)
-            origin = Origin(OriginKind.NEW, "", "") if trainable else None
+            origin = self.fresh_origin(node) if trainable else None
             return Value(kind=Kind.VARIABLE, model=origin)
         if receiver is not None and receiver.kind == Kind.MODEL and method in MODEL_RETURNING_METHODS:
             return receiver
@@ -173,7 +173,7 @@ class Calls:
         if callee.kind == Kind.CALLABLE and isinstance(callee.func, ast.ClassDef):
             info = self.classes.get(callee.func.name)
             if info is not None and info.is_keras:
-                return Value(kind=Kind.MODEL, model=Origin(OriginKind.NEW, "", ""))
+                return Value(kind=Kind.MODEL, model=self.fresh_origin(node))
             return UNKNOWN
         if callee.kind == Kind.CALLABLE and callee.func is not None:
             return self._local_call(site, callee.func, frame)
@@ -202,7 +202,7 @@ class Calls:
         if summary is None:
             return self._ordinary_call(site, UNKNOWN, frame)
         if summary.kind == Kind.MODEL:
-            return Value(kind=Kind.MODEL, model=Origin(OriginKind.NEW, "", ""))
+            return Value(kind=Kind.MODEL, model=self.fresh_origin(site.node))
         params = self._params(func)
         offset = 1 if cls is not None and params and params[0].arg == "self" else 0
         actuals: dict[int, Value] = {}
@@ -232,7 +232,7 @@ class Calls:
         if foreign is None:
             return None
         if foreign.model:
-            return Value(kind=Kind.MODEL, model=Origin(OriginKind.NEW, "", ""))
+            return Value(kind=Kind.MODEL, model=self.fresh_origin(site.node))
         if foreign.summary is None:
             return None
         actuals = dict(enumerate(site.args))
@@ -289,7 +289,7 @@ class Calls:
         if qual in KERAS_MODEL_FACTORIES or qual.startswith(KERAS_MODEL_PREFIXES):
             if qual.startswith("keras.layers.") and qual.split(".")[-1][:1].islower():
                 return None  # keras.layers.concatenate(...) and friends are ops, not layers
-            return Value(kind=Kind.MODEL, model=Origin(OriginKind.NEW, "", ""))
+            return Value(kind=Kind.MODEL, model=self.fresh_origin(node))
         if qual.startswith("keras.optimizers.") or qual.startswith("tensorflow.optimizers."):
             return Value(kind=Kind.OPTIMIZER, keras3=".legacy." not in qual)
         if qual.startswith("tensorflow.compat.v1.train.") or qual.startswith("tensorflow.train."):

@@ -49,6 +49,12 @@ class Engine(Statements, Expressions, Calls, Sinks):
         self._loop_depth = 0
         self.tape_counter = 0
 
+    def fresh_origin(self, call: ast.AST) -> Origin:
+        """A model or variable made by this call: its own identity until a name is bound to it
+        (two calls of one factory make two models)."""
+        span = self.doc.span(call)
+        return Origin(OriginKind.NEW, self.doc.short(call, 32), f"new:{span.line}:{span.col}", span)
+
     def sibling(self, doc: Document, budget, depth: int) -> "Engine":
         """An engine for another module (found by jedi), with this one's rules and conventions."""
         return Engine(doc, self.break_rules, resolver=self.resolver, budget=budget, depth=depth,
@@ -251,6 +257,9 @@ class Engine(Statements, Expressions, Calls, Sinks):
             grads = set(actual.live)
             if actual.kind == Kind.MODEL and actual.model is not None:
                 grads.add(Grad(actual.model, call_span, None, bootstrap=self._bootstrap_call(node)))
+            elif actual.kind in (Kind.VARIABLES, Kind.VARIABLE) and not actual.live:
+                # Variables handed in (`critic(variables, x)`) are read by the function's body.
+                grads |= {Grad(origin, call_span, None) for origin in _variable_origins(actual)}
             return grads
 
         for grad in summary.live:
@@ -270,6 +279,13 @@ class Engine(Statements, Expressions, Calls, Sinks):
                 cut.add(c)
         value = Value(frozenset(live), frozenset(cut), summary.kind)
         return self.op(value, node, frame)
+
+
+def _variable_origins(value: Value) -> set[Origin]:
+    origins = set(value.sources)
+    if value.kind == Kind.VARIABLE and value.model is not None:
+        origins.add(value.model)
+    return origins
 
 
 def _keras_model_base(qual: str) -> bool:

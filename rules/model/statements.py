@@ -168,9 +168,12 @@ class Statements:
     def bind(self, target: ast.AST, value: Value, frame: Frame, value_node: ast.AST | None) -> None:
         if isinstance(target, (ast.Tuple, ast.List)):
             elements = value.items if value.items and len(value.items) == len(target.elts) else None
+            # `q_net, target_net = build(), build()`: each name is bound to its own call.
+            nodes = value_node.elts if isinstance(value_node, (ast.Tuple, ast.List)) \
+                and len(value_node.elts) == len(target.elts) and elements else [None] * len(target.elts)
             for index, elt in enumerate(target.elts):
                 element = elements[index] if elements else evolve(value, items=None)
-                self.bind(elt.value if isinstance(elt, ast.Starred) else elt, element, frame, None)
+                self.bind(elt.value if isinstance(elt, ast.Starred) else elt, element, frame, nodes[index])
             return
         key = name_key(target)
         if key is None:
@@ -181,6 +184,8 @@ class Statements:
                     frame.env[base] = evolve(join([old, value]), kind=old.kind if old.kind != Kind.UNKNOWN else value.kind)
             return
         value = self._name_new_origin(key, value, frame, value_node)
+        if value.items and isinstance(value_node, (ast.List, ast.Tuple)):
+            value = self._name_new_items(key, value, frame, value_node)
         if key.startswith("self.") and frame.cls is not None:
             # An attribute may be set in several places (branches of `__init__`, other methods):
             # the other methods may see any of those values.
@@ -206,6 +211,18 @@ class Statements:
         kind = OriginKind.VARIABLE if value.kind == Kind.VARIABLE else OriginKind.MODEL
         origin = Origin(kind, key, f"{scope}:{key}", self.doc.span(value_node), integer=value.model.integer)
         return evolve(value, model=origin)
+
+    def _name_new_items(self, key: str, value: Value, frame: Frame, value_node: ast.AST) -> Value:
+        """`variables = [tf.Variable(a), tf.Variable(b)]`: the elements are `variables[0]`, `variables[1]`."""
+        if len(value.items) != len(value_node.elts):
+            return value
+        items = tuple(self._name_new_origin(f"{key}[{index}]", item, frame, node)
+                      for index, (item, node) in enumerate(zip(value.items, value_node.elts)))
+        if items == value.items:
+            return value
+        renamed = {old.model: new.model for old, new in zip(value.items, items) if old.model is not new.model}
+        sources = frozenset(renamed.get(origin, origin) for origin in value.sources)
+        return evolve(value, items=items, sources=sources)
 
     def _check_rebind(self, stmt: ast.stmt, target: ast.AST, value_node: ast.AST, frame: Frame) -> None:
         key = name_key(target)

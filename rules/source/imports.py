@@ -15,6 +15,7 @@ _KERAS_PREFIXES = ("tensorflow.keras", "tensorflow.python.keras", "tf_keras", "t
                    "tensorflow.compat.v2.keras", "keras.src")  # keras.src: Keras 3's own modules
 _COMPAT_PREFIXES = ("tensorflow.compat.v1", "tensorflow.compat.v2")
 TENSORFLOW_V1 = "tensorflow.compat.v1"
+_TF1_OPTIMIZERS = "tensorflow.compat.v1.train."
 
 
 def canonical(qualname: str) -> str:
@@ -22,6 +23,8 @@ def canonical(qualname: str) -> str:
         if qualname == prefix or qualname.startswith(prefix + "."):
             return "keras" + qualname[len(prefix):]
     for prefix in _COMPAT_PREFIXES:
+        if qualname.startswith(_TF1_OPTIMIZERS):
+            break  # `tf.compat.v1.train.AdamOptimizer` in TF2 code is not TF1's `tf.train.AdamOptimizer`
         if qualname == prefix or qualname.startswith(prefix + "."):
             return "tensorflow" + qualname[len(prefix):]
     return qualname
