@@ -73,9 +73,9 @@ class Sinks:
         return self.doc.short(node.func, 32)
 
     def _source_items(self, node: ast.AST, frame: Frame, tape: TapeInfo | None = None) -> list[SourceItem] | None:
-        if isinstance(node, (ast.List, ast.Tuple)):
+        if isinstance(node, (ast.List, ast.Tuple, ast.Dict)):  # `{"x": x, "y": y}`: its values
             items = []
-            for elt in node.elts:
+            for elt in (node.values if isinstance(node, ast.Dict) else node.elts):
                 sub = self._source_items(elt, frame, tape)
                 if sub is None:
                     return None
