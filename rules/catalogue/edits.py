@@ -79,4 +79,61 @@ def straight_through(doc: Document, call: ast.Call, value: ast.AST, op: str, nam
 
 def unwrap(doc: Document, call: ast.Call, inner: ast.AST, title: str) -> Fix:
     """`wrapper(x)` → `x`: the value itself keeps its gradient, so this is the preferred fix."""
-    return make_fix(title, Safety.UNSAFE, [replace(doc, call, doc.text(inner))], preferred=True)
+    return make_fix(title, Safety.UNSAFE, [replace(doc, call, in_place_of(doc, call, inner))], preferred=True)
+
+
+_BINARY = {ast.BitOr: 6, ast.BitXor: 7, ast.BitAnd: 8, ast.LShift: 9, ast.RShift: 9, ast.Add: 10, ast.Sub: 10,
+           ast.Mult: 11, ast.Div: 11, ast.FloorDiv: 11, ast.Mod: 11, ast.MatMult: 11, ast.Pow: 13}
+_ATOM = 15  # names, attributes, calls, subscripts, literals, displays
+
+
+def _precedence(node: ast.AST) -> int:
+    """How tightly an expression binds, in Python's grammar (higher binds tighter)."""
+    if isinstance(node, ast.BinOp):
+        return _BINARY[type(node.op)]
+    if isinstance(node, ast.UnaryOp):
+        return 4 if isinstance(node.op, ast.Not) else 12
+    if isinstance(node, ast.Compare):
+        return 5
+    if isinstance(node, ast.BoolOp):
+        return 3 if isinstance(node.op, ast.And) else 2
+    if isinstance(node, ast.IfExp):
+        return 1
+    if isinstance(node, (ast.Lambda, ast.NamedExpr, ast.Tuple, ast.Starred, ast.GeneratorExp, ast.Yield,
+                         ast.YieldFrom)):
+        return 0
+    if isinstance(node, ast.Await):
+        return 14
+    return _ATOM
+
+
+def _needed(parent: ast.AST | None, child: ast.AST) -> int:
+    """The least precedence an expression needs to stand where `child` stands in `parent`."""
+    if isinstance(parent, ast.BinOp):
+        own = _BINARY[type(parent.op)]
+        right = parent.right is child
+        # Left-associative: `a - (b - c)` keeps its parentheses; `**` is right-associative.
+        return own + 1 if right != isinstance(parent.op, ast.Pow) else own
+    if isinstance(parent, ast.UnaryOp):
+        return _precedence(parent)
+    if isinstance(parent, (ast.Compare, ast.BoolOp)):
+        return _precedence(parent) + 1
+    if isinstance(parent, ast.IfExp):
+        return 2
+    if isinstance(parent, (ast.Attribute, ast.Subscript)) and parent.value is child or \
+            isinstance(parent, ast.Call) and parent.func is child or isinstance(parent, ast.Await):
+        return _ATOM
+    if isinstance(parent, (ast.Call, ast.List, ast.Set, ast.Dict, ast.Tuple, ast.keyword, ast.Subscript)):
+        return 1  # an argument or an element: anything but a tuple, a lambda's siblings, ...
+    return 0  # a statement's expression: anything goes
+
+
+def in_place_of(doc: Document, replaced: ast.AST, inner: ast.AST) -> str:
+    """The source of `inner`, written where `replaced` stood: in parentheses when it would bind
+    less tightly there (`(w + x).numpy() * 2.0` must become `(w + x) * 2.0`, not `w + x * 2.0`)."""
+    text = doc.text(inner)
+    # A tuple's or generator's own parentheses are part of its source; other spans exclude theirs.
+    own_parentheses = isinstance(inner, (ast.Tuple, ast.GeneratorExp)) and text.startswith("(")
+    if own_parentheses or _precedence(inner) >= _needed(doc.parents.get(replaced), replaced):
+        return text
+    return f"({text})"

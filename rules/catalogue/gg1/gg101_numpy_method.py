@@ -4,7 +4,7 @@ from __future__ import annotations
 import ast
 
 from ...diagnostics import Safety
-from ..edits import make_fix, replace
+from ..edits import in_place_of, make_fix, replace
 from ..rule import BreakRule
 
 
@@ -65,5 +65,5 @@ print("loss", loss.numpy())  # logging after the tape is fine
     def fixes(self, brk, doc):
         call = brk.node
         assert isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute)
-        return [make_fix("Remove `.numpy()`", Safety.UNSAFE, [replace(doc, call, doc.text(call.func.value))],
-                         preferred=True)]
+        text = in_place_of(doc, call, call.func.value)
+        return [make_fix("Remove `.numpy()`", Safety.UNSAFE, [replace(doc, call, text)], preferred=True)]

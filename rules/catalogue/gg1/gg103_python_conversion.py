@@ -1,4 +1,4 @@
-"""GG103: `float()`, `int()`, `bool()`, `.item()` or `.tolist()` on a gradient-carrying tensor."""
+"""GG103: `float()`, `int()`, `bool()` or `.tolist()` on a gradient-carrying tensor."""
 from __future__ import annotations
 
 import ast
@@ -8,13 +8,15 @@ from ..edits import make_fix, replace, tensorflow_alias
 from ..rule import BreakRule
 
 _BUILTINS = {"float", "int", "bool", "complex"}
-_METHODS = {"item", "tolist"}
+# `.tolist()` exists on tensors with NumPy behaviour on; `.item()` never does (an AttributeError,
+# not a lost gradient, so it is not this rule's).
+_METHODS = {"tolist"}
 
 
 class PythonConversion(BreakRule):
     code = "GG103"
     name = "python-conversion-of-tensor"
-    summary = "`float()`/`int()`/`.item()` turns a gradient-carrying tensor into a Python number"
+    summary = "`float()`/`int()`/`.tolist()` turns a gradient-carrying tensor into Python numbers"
     what = "A tensor computed from trainable variables is converted to a Python scalar or list and the " \
            "result is used to compute the loss."
     why = "A Python number has no connection to the tape. Any loss computed from it is a constant, so " \

@@ -4,7 +4,7 @@ from __future__ import annotations
 import ast
 
 from ...diagnostics import Diagnostic, Safety, Edit
-from ..edits import make_fix, tensorflow_alias
+from ..edits import in_place_of, make_fix, tensorflow_alias
 from ..rule import CheckRule
 from ...model.values import Kind
 
@@ -85,8 +85,11 @@ optimizer.apply_gradients(zip(grads, [w]))
             return ()
         alias, imports = tensorflow_alias(doc)
         indent, nl = doc.line_indent(statement.lineno), doc.newline
-        loss_fn, variables, optimizer = doc.text(call.args[0]), doc.text(var_list), doc.text(call.func.value)
-        text = (f"with {alias}.GradientTape() as tape:{nl}{indent}    loss = {loss_fn}(){nl}"
+        variables, optimizer = doc.text(var_list), doc.text(call.func.value)
+        loss_fn = call.args[0]
+        # `minimize(lambda: (w - 1.0) ** 2, ...)`: the loss is the lambda's body, not a call of it.
+        loss = doc.text(loss_fn.body) if isinstance(loss_fn, ast.Lambda) else f"{in_place_of(doc, loss_fn, loss_fn)}()"
+        text = (f"with {alias}.GradientTape() as tape:{nl}{indent}    loss = {loss}{nl}"
                 f"{indent}grads = tape.gradient(loss, {variables}){nl}"
                 f"{indent}{optimizer}.apply_gradients(zip(grads, {variables}))")
         span = doc.span(statement)
