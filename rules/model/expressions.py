@@ -36,14 +36,17 @@ class Expressions:
     def _read(self, value: Value, node: ast.AST) -> Value:
         """Reading a variable starts a gradient dependency on it (on the model it belongs to, for
         one taken out of `model.trainable_variables`)."""
-        if value.kind != Kind.VARIABLE or value.live:
+        if value.kind != Kind.VARIABLE:
             return value
         origins = [value.model] if value.model is not None else sorted(value.sources, key=lambda o: o.key)
-        if not origins:
+        # Already read (the dependency starts at the first read); a watched variable carries the
+        # watch's dependency and still its own.
+        missing = [origin for origin in origins if not any(g.origin == origin for g in value.live)]
+        if not missing:
             return value
         span = self.doc.span(node)
         weights = value.model is None  # a model's variable: its prediction is not involved
-        return evolve(value, live=frozenset(Grad(origin, span, None, weights=weights) for origin in origins))
+        return evolve(value, live=value.live | {Grad(origin, span, None, weights=weights) for origin in missing})
 
     def eval_Attribute(self, node: ast.Attribute, frame: Frame) -> Value:
         key = name_key(node)
