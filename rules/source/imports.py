@@ -34,7 +34,9 @@ def canonical(qualname: str) -> str:
 # there is nothing in them for cross-module analysis to follow.
 _KNOWN_LIBRARIES = frozenset({
     "tensorflow", "keras", "tf_keras", "numpy", "jax", "torch", "scipy", "pandas", "gym", "gymnasium",
-    "matplotlib", "sklearn", "tqdm", "absl", "yaml", *sys.stdlib_module_names,
+    "matplotlib", "sklearn", "tqdm", "absl", "yaml", "tensorflow_probability", "tensorflow_datasets",
+    "tensorflow_hub", "tensorflow_addons", "tensorflow_text", "keras_cv", "keras_nlp", "keras_hub", "ml_dtypes",
+    "seaborn", "PIL", "cv2", "IPython", "tensorboard", *sys.stdlib_module_names,
 })
 
 
