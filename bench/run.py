@@ -582,13 +582,16 @@ def budget_lines(cli: dict, lsp: dict, jedi: dict, memory: dict, made: dict, qui
     else:
         verdict("`gradguard check` ≥ 20× faster than `fixit lint`, 5,000 lines", None, "not run")
     files = made["folder"]["files"]
-    for ours_name, ruff_name, how in (("gradguard", "ruff", "every file analysed (no cache either side)"),
-                                      ("gradguard cached", "ruff cached", "run again, files unchanged (both caches)")):
+    # Cold, every file analysed, a Python parse-and-walk cannot come within 10× of ruff (decided:
+    # docs/performance.md); 20× is the budget there, 10× with both result caches.
+    for ours_name, ruff_name, how, budget in (
+            ("gradguard", "ruff", "every file analysed (no cache either side)", 20),
+            ("gradguard cached", "ruff cached", "run again, files unchanged (both caches)", 10)):
         ours, ruff = cli.get((ours_name, "folder")), cli.get((ruff_name, "folder"))
         if ours and ruff and ours.walls and ruff.walls:
             factor = ours.median / ruff.median
-            verdict(f"`gradguard check` within 10× of `ruff check`, folder of {files} files, {how}", factor <= 10,
-                    f"{factor:.1f}× ruff's time ({seconds(ours.median)} vs {seconds(ruff.median)})")
+            verdict(f"`gradguard check` within {budget}× of `ruff check`, folder of {files} files, {how}",
+                    factor <= budget, f"{factor:.1f}× ruff's time ({seconds(ours.median)} vs {seconds(ruff.median)})")
     if jedi and "warm_p95_ms" in jedi:
         verdict(f"jedi pass warm ≤ 1 s p95, {jedi['lines']:,} lines", jedi["warm_p95_ms"] <= 1000,
                 f"{seconds(jedi['warm_p95_ms'] / 1000)} p95 (cold {seconds(jedi['cold_ms'] / 1000)})")

@@ -41,7 +41,8 @@ class Expressions:
         origins = [value.model] if value.model is not None else sorted(value.sources, key=lambda o: o.key)
         # Already read (the dependency starts at the first read); a watched variable carries the
         # watch's dependency and still its own.
-        missing = [origin for origin in origins if not any(g.origin == origin for g in value.live)]
+        present = {g.origin for g in value.live}
+        missing = [origin for origin in origins if origin not in present]
         if not missing:
             return value
         span = self.doc.span(node)
