@@ -201,8 +201,8 @@ class Calls:
         summary = self.summary(func, cls)
         if summary is None:
             return self._ordinary_call(site, UNKNOWN, frame)
-        if summary.kind == Kind.MODEL:
-            return Value(kind=Kind.MODEL, model=self.fresh_origin(site.node))
+        if summary.kind in (Kind.MODEL, Kind.VARIABLE):  # a factory: each call makes its own
+            return Value(kind=summary.kind, model=self.fresh_origin(site.node))
         params = self._params(func)
         offset = 1 if cls is not None and params and params[0].arg == "self" else 0
         actuals: dict[int, Value] = {}
@@ -238,6 +238,8 @@ class Calls:
         actuals = dict(enumerate(site.args))
         names = {name: index for index, name in enumerate(foreign.params)}
         actuals.update({names[k]: v for k, v in site.keywords.items() if k in names})
+        if foreign.summary.kind == Kind.VARIABLE:  # `common.create_variable(...)`: a new variable
+            return Value(kind=Kind.VARIABLE, model=self.fresh_origin(site.node))
         return self.apply_summary(foreign.summary, site.node, actuals, frame, foreign=True)
 
     def _ordinary_call(self, site: Site, callee: Value, frame: Frame) -> Value:

@@ -37,11 +37,13 @@ class Sinks:
                 self._watch(element, tape, frame)
             return
         key = name_key(node)
-        if tape is not None and (key is None or self._in_loop(node, tape)):
-            tape.watches_untracked = True  # a loop variable, `tf.nest` results, `inputs[0]`, ...
+        value = (frame.lookup(key) if key is not None else None) or UNKNOWN
+        if tape is not None and (key is None or self._in_loop(node, tape) or _container(value)):
+            # A loop variable, `inputs[0]`, a list of tensors or variables (`tape.watch([self.log_alpha])`
+            # bound to a name): what is watched is more than the model can follow by name.
+            tape.watches_untracked = True
         if key is None:
             return
-        value = frame.lookup(key) or UNKNOWN
         span = self.doc.span(node)
         origin = Origin(OriginKind.WATCHED, key, watched_key(tape, key), span)
         tapes = frozenset({tape.id}) if tape else None
@@ -162,3 +164,7 @@ def _zeros_for_unconnected(call: ast.Call) -> bool:
 def watched_key(tape: TapeInfo | None, key: str) -> str:
     """A watched tensor's origin is the watching tape's: another tape never watched it."""
     return f"watched:{tape.id if tape is not None else '?'}:{key}"
+
+
+def _container(value: Value) -> bool:
+    return value.items is not None or value.kind == Kind.VARIABLES

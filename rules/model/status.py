@@ -76,6 +76,8 @@ def verdict(sink: Sink, status: dict[Origin, OriginStatus], origin: Origin, path
         return Verdict.CUT
     if origin.integer:
         return Verdict.INTEGER
+    if origin.kind is OriginKind.WATCHED and sink.tape is not None and sink.tape.watches_untracked:
+        return Verdict.SILENT  # the tape watched things the model cannot name: this one may be among them
     # The loss uses something taken for a model only from its name (`self.collect_policy`): it
     # may well be, or wrap, the model asked about.
     return Verdict.SILENT if _uses_a_guessed_model(sink, status) else Verdict.UNTOUCHED
