@@ -9,6 +9,7 @@ from ...model.status import Verdict
 from ..rule import CheckRule
 
 _METHODS = {ast.Sub: "assign_sub", ast.Add: "assign_add"}
+_OPERATORS = {ast.Sub: "-", ast.Add: "+", ast.Mult: "*", ast.Div: "/", ast.Pow: "**"}
 
 
 class ReboundVariable(CheckRule):
@@ -20,8 +21,11 @@ class ReboundVariable(CheckRule):
            "`w -= lr * g`) and is differentiated with `tape.gradient`."
     why = "Arithmetic on a variable returns a new plain tensor; rebinding the name throws the variable " \
           "away. A tape watches variables automatically, but not plain tensors, so on the next step the " \
-          "gradient for `w` is `None`. Update variables in place with `assign_sub`/`assign_add`/`assign`."
-    error = "`None` gradients from the second step on, or `ValueError: No gradients provided for any variable`."
+          "gradient for `w` is `None`. The in-place spelling `w -= lr * g` does not get that far: " \
+          "TensorFlow 2.21 refuses in-place operators on variables with a `RuntimeError`. Update variables " \
+          "in place with `assign_sub`/`assign_add`/`assign`."
+    error = "`None` gradients from the second step on, or `ValueError: No gradients provided for any variable`; " \
+            "for `w -= ...`, `RuntimeError: variable -= value with tf.Variables is not supported`."
     fix_safety = "The fix rewrites the statement as `w.assign_sub(...)` (or `assign_add`/`assign`); unsafe " \
                  "because other references to the old variable now see the update too."
     bad = '''\
@@ -64,8 +68,13 @@ for step in range(2):
             name = doc.text(rebind.target)
             if name not in analysis.gradient_source_names(rebind.function):
                 continue
-            message = (f"`{name}` was a `tf.Variable`; this rebinds it to a plain tensor, so the next "
-                       f"`tape.gradient` for `{name}` returns None")
+            if isinstance(rebind.node, ast.AugAssign):  # checked with TensorFlow 2.21: it refuses
+                message = (f"`{name} {_OPERATORS.get(type(rebind.node.op), '?')}= ...` on a `tf.Variable` raises "
+                           f"RuntimeError: TensorFlow has no in-place operators for variables; update it with "
+                           f"`assign_sub`/`assign_add`/`assign`")
+            else:
+                message = (f"`{name}` was a `tf.Variable`; this rebinds it to a plain tensor, so the next "
+                           f"`tape.gradient` for `{name}` returns None")
             out.append(Diagnostic(self.code, self.severity, message, doc.span(rebind.node),
                                   fixes=self._fixes(doc, rebind.node, name)))
         return out
