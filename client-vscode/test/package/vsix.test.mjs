@@ -117,7 +117,7 @@ describe('the .vsix', () => {
         // The same server source as the repository's.
         assert.equal(entries.get(libs + 'gradguard/server/server.py').toString('utf8'),
             readFileSync(path.join(REPO, 'server', 'server.py'), 'utf8'));
-        const data = [...entries.keys()].filter((name) => name.startsWith(libs + 'gradguard/rules/data/') && name.endsWith('.json'));
+        const data = [...entries.keys()].filter((name) => name.startsWith(libs + 'gradguard/rules/model/data/') && name.endsWith('.json'));
         assert.ok(data.length > 0, 'the rules data files');
     });
 
