@@ -74,3 +74,37 @@ grads = tape.gradient(loss, [w])
 def test_the_numpy_eval_and_variable_fixes_keep_the_arithmetic():
     fixed = fix_source(SOURCE, unsafe=True)
     assert "    loss = (w + x) * 2.0 + (w + x) * 2.0 + (w + x) * 2.0\n" in fixed
+
+
+ROUNDED_MODEL = """\
+import tensorflow as tf
+
+model = tf.keras.Sequential([tf.keras.layers.Dropout(0.5), tf.keras.layers.Dense(1)])
+x = tf.ones((2, 3))
+with tf.GradientTape() as tape:
+    levels = tf.round(model(x, training=True) * 4.0)
+    loss = tf.reduce_sum(levels)
+grads = tape.gradient(loss, model.trainable_variables)
+"""
+
+
+def test_the_straight_through_fix_runs_the_model_once():
+    """Three calls would be three forward passes: with dropout each would see another mask."""
+    fixed = fix_source(ROUNDED_MODEL, unsafe=True)
+    line = next(line for line in fixed.splitlines() if line.lstrip().startswith("levels = "))
+    assert line == ("    levels = ((st_input := model(x, training=True) * 4.0) + "
+                    "tf.stop_gradient(tf.round(st_input) - st_input))")
+    compile(fixed, "fixed.py", "exec")
+
+
+def test_the_straight_through_fix_takes_a_name_the_file_does_not_use():
+    source = ROUNDED_MODEL.replace("x = tf.ones((2, 3))", "x = st_input = tf.ones((2, 3))")
+    assert "(st_input2 := model(x, training=True) * 4.0)" in fix_source(source, unsafe=True)
+
+
+def test_the_straight_through_fix_writes_no_walrus_where_python_forbids_one():
+    source = ROUNDED_MODEL.replace("    levels = tf.round(model(x, training=True) * 4.0)\n",
+                                   "    levels = [v for v in tf.round(model(x, training=True) * 4.0)]\n")
+    fixed = fix_source(source, unsafe=True)
+    compile(fixed, "fixed.py", "exec")
+    assert "tf.stop_gradient(tf.round(" in fixed and ":=" not in fixed  # fixed, the old way

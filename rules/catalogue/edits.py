@@ -67,14 +67,37 @@ def wrap_call(doc: Document, node: ast.AST, function: str) -> tuple[str, list[Ed
 
 
 def straight_through(doc: Document, call: ast.Call, value: ast.AST, op: str, name: str) -> Fix:
-    """`round(x)` → `x + tf.stop_gradient(tf.round(x) - x)`: rounded forward, identity backward."""
+    """`round(x)` → `x + tf.stop_gradient(tf.round(x) - x)`: rounded forward, identity backward.
+
+    An operand that is more than a name is computed once, bound with `:=`: `model(x)` three times
+    would run three forward passes (dropout would differ, batch-norm statistics update thrice)."""
     alias, imports = tensorflow_alias(doc)
     x = doc.text(value)
-    if not isinstance(value, (ast.Name, ast.Attribute, ast.Subscript, ast.Call)):
-        x = f"({x})"
-    text = f"({x} + {alias}.stop_gradient({alias}.{op}({x}) - {x}))"
+    if isinstance(value, (ast.Name, ast.Attribute)) or _in_comprehension_iterable(doc, call):
+        first = x if isinstance(value, (ast.Name, ast.Attribute, ast.Subscript, ast.Call)) else f"({x})"
+        first = x = first
+    else:
+        bound = _unused_name(doc, "st_input")
+        first, x = f"({bound} := {x})", bound
+    text = f"({first} + {alias}.stop_gradient({alias}.{op}({x}) - {x}))"
     title = f"Use a straight-through estimator: `{name}` forward, identity gradient backward"
     return make_fix(title, Safety.UNSAFE, [replace(doc, call, text), *imports], preferred=True)
+
+
+def _unused_name(doc: Document, stem: str) -> str:
+    """`stem`, or `stem2`, `stem3`, ...: a name the file does not use."""
+    taken = {node.id for node in doc.nodes_of(ast.Name)} | {node.arg for node in doc.nodes_of(ast.arg)}
+    return next(name for name in (stem, *(f"{stem}{n}" for n in range(2, 1000))) if name not in taken)
+
+
+def _in_comprehension_iterable(doc: Document, node: ast.AST) -> bool:
+    """`:=` may not stand in a comprehension's iterable (`for y in ...`): a SyntaxError there."""
+    child, parent = node, doc.parents.get(node)
+    while parent is not None:
+        if isinstance(parent, ast.comprehension) and parent.iter is child:
+            return True
+        child, parent = parent, doc.parents.get(parent)
+    return False
 
 
 def unwrap(doc: Document, call: ast.Call, inner: ast.AST, title: str) -> Fix:
