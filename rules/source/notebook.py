@@ -18,7 +18,6 @@ from dataclasses import dataclass
 
 from ..diagnostics import Edit, Span
 from .ipython import CellPython, cell_python
-from .text import split_lines
 
 
 class NotebookError(ValueError):
