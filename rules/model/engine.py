@@ -25,7 +25,7 @@ from .frame import Frame
 from .library import KERAS_BASES, KERAS_MODEL_PACKAGES
 from .sinks import Sinks
 from .statements import Statements
-from .values import UNKNOWN, Cut, Grad, Kind, Origin, OriginKind, Value, evolve, join
+from .values import UNKNOWN, Cut, Grad, Kind, Origin, OriginKind, Value, evolve, join, variable_origins
 
 
 class Engine(Statements, Expressions, Calls, Sinks):
@@ -259,7 +259,7 @@ class Engine(Statements, Expressions, Calls, Sinks):
                 grads.add(Grad(actual.model, call_span, None, bootstrap=self._bootstrap_call(node)))
             elif actual.kind in (Kind.VARIABLES, Kind.VARIABLE) and not actual.live:
                 # Variables handed in (`critic(variables, x)`) are read by the function's body.
-                grads |= {Grad(origin, call_span, None) for origin in _variable_origins(actual)}
+                grads |= {Grad(origin, call_span, None) for origin in variable_origins(actual)}
             return grads
 
         for grad in summary.live:
@@ -279,13 +279,6 @@ class Engine(Statements, Expressions, Calls, Sinks):
                 cut.add(c)
         value = Value(frozenset(live), frozenset(cut), summary.kind)
         return self.op(value, node, frame)
-
-
-def _variable_origins(value: Value) -> set[Origin]:
-    origins = set(value.sources)
-    if value.kind == Kind.VARIABLE and value.model is not None:
-        origins.add(value.model)
-    return origins
 
 
 def _keras_model_base(qual: str) -> bool:

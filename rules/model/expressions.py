@@ -6,7 +6,7 @@ import ast
 from .facts import name_key
 from .frame import Frame, _handler
 from .library import TENSOR_ATTRS_WITHOUT_GRADIENT, VARIABLE_ATTRS, WEIGHT_ATTRS
-from .values import UNKNOWN, Grad, Kind, Origin, OriginKind, Site, Value, evolve, join
+from .values import UNKNOWN, Grad, Kind, Origin, OriginKind, Site, Value, evolve, join, variable_origins
 
 
 class Expressions:
@@ -81,7 +81,7 @@ class Expressions:
             if -len(base.items) <= node.slice.value < len(base.items):
                 return base.items[node.slice.value]
         if base.kind == Kind.VARIABLES and not isinstance(node.slice, ast.Slice):  # one of the variables, read
-            return self._read(Value(kind=Kind.VARIABLE, sources=_variable_sources(base)), node)
+            return self._read(Value(kind=Kind.VARIABLE, sources=variable_origins(base)), node)
         if base.kind in (Kind.VARIABLES, Kind.MODEL):
             return base
         if base.kind == Kind.GRADS:
@@ -91,7 +91,7 @@ class Expressions:
     def eval_BinOp(self, node: ast.BinOp, frame: Frame) -> Value:
         left, right = self.eval(node.left, frame), self.eval(node.right, frame)
         if _joins_lists(node.op, left, right):  # `model.trainable_variables + [w]`, `[w] * 2`
-            return Value(kind=Kind.VARIABLES, sources=_variable_sources(left) | _variable_sources(right))
+            return Value(kind=Kind.VARIABLES, sources=variable_origins(left) | variable_origins(right))
         return self.op(join([left, right]), node, frame)  # arithmetic: `w * w` depends on `w`
 
     def eval_UnaryOp(self, node: ast.UnaryOp, frame: Frame) -> Value:
@@ -119,7 +119,7 @@ class Expressions:
     def eval_Tuple(self, node: ast.AST, frame: Frame) -> Value:
         items = tuple(self.eval(elt.value if isinstance(elt, ast.Starred) else elt, frame) for elt in node.elts)
         if items and all(i.kind in (Kind.VARIABLE, Kind.VARIABLES) for i in items):
-            sources = frozenset().union(*(_variable_sources(i) for i in items))
+            sources = frozenset().union(*(variable_origins(i) for i in items))
             return Value(kind=Kind.VARIABLES, sources=sources, items=items)
         return evolve(join(items), items=items) if items else UNKNOWN
 
@@ -154,7 +154,7 @@ class Expressions:
         frame.returns.extend(inner.returns)
         result = join(values)
         if result.kind in (Kind.VARIABLE, Kind.VARIABLES):
-            return Value(kind=Kind.VARIABLES, sources=_variable_sources(result))
+            return Value(kind=Kind.VARIABLES, sources=variable_origins(result))
         return result
 
     def eval_ListComp(self, node: ast.AST, frame: Frame) -> Value:
@@ -165,12 +165,6 @@ class Expressions:
 
     def eval_DictComp(self, node: ast.DictComp, frame: Frame) -> Value:
         return self._comprehension(node, [node.value], frame)
-
-
-def _variable_sources(value: Value) -> frozenset[Origin]:
-    if value.kind == Kind.VARIABLE and value.model is not None:
-        return frozenset({value.model}) | value.sources
-    return value.sources
 
 
 _LIST_OPERANDS = {Kind.VARIABLES, Kind.UNKNOWN, Kind.NUMBER}

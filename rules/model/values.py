@@ -151,6 +151,13 @@ def join(values, kind: Kind | None = None) -> Value:
     return Value(frozenset(live), frozenset(cut), kind, sources=frozenset(sources))
 
 
+def variable_origins(value: Value) -> frozenset[Origin]:
+    """Whose variables a variable value (one variable, or a list of them) stands for."""
+    if value.kind == Kind.VARIABLE and value.model is not None:
+        return frozenset({value.model}) | value.sources
+    return value.sources
+
+
 def cut_by(value: Value, brk: Break, absorb: bool = False) -> Value:
     """`value` after a non-differentiable step: its live dependencies become cut ones (and, when
     the step `absorb`s, so do the cuts made before it)."""
