@@ -148,6 +148,12 @@ class Analysis:
                 for node in ast.walk(sink.source_node) if (key := name_key(node))}
 
 
+def watched_key(tape: TapeInfo | None, key: str) -> str:
+    """A watched tensor's origin is the watching tape's: another tape never watched it.
+    (`watched_key(tape, "")` is the prefix of every origin that tape watched.)"""
+    return f"watched:{tape.id if tape is not None else '?'}:{key}"
+
+
 def name_key(node: ast.AST) -> str | None:
     """The key the interpreter binds a target under: `x`, or `self.x` (other targets have none)."""
     if isinstance(node, ast.Name):

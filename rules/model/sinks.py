@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 
-from .facts import Sink, SinkKind, SourceItem, TapeInfo, name_key
+from .facts import Sink, SinkKind, SourceItem, TapeInfo, name_key, watched_key
 from .frame import Frame
 from .library import GRADIENT_METHODS
 from .values import UNKNOWN, Grad, Kind, Origin, OriginKind, Site, Value, evolve, join
@@ -159,11 +159,6 @@ def _zeros_for_unconnected(call: ast.Call) -> bool:
     if isinstance(option, ast.Constant):
         return str(option.value).lower() == "zero"
     return isinstance(option, ast.Attribute) and option.attr == "ZERO"
-
-
-def watched_key(tape: TapeInfo | None, key: str) -> str:
-    """A watched tensor's origin is the watching tape's: another tape never watched it."""
-    return f"watched:{tape.id if tape is not None else '?'}:{key}"
 
 
 def _container(value: Value) -> bool:

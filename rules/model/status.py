@@ -12,7 +12,7 @@ import enum
 from dataclasses import dataclass, field
 
 from ..diagnostics import Severity
-from .facts import Sink
+from .facts import Sink, watched_key
 from .values import Cut, Grad, Origin, OriginKind
 
 
@@ -118,7 +118,7 @@ def _only_held_constant(origin: Origin, sink: Sink) -> bool:
 
 def _watched_by_another_tape(origin: Origin, sink: Sink) -> bool:
     return (origin.kind is OriginKind.WATCHED and sink.tape is not None
-            and not origin.key.startswith(f"watched:{sink.tape.id}:"))
+            and not origin.key.startswith(watched_key(sink.tape, "")))
 
 
 def tape_records(sink: Sink, grad: Grad) -> bool:
