@@ -125,6 +125,7 @@ class Analysis:
     truth_tests: dict[int, TruthTest] = field(default_factory=dict)     # by id of the test node
     rebindings: dict[int, Rebinding] = field(default_factory=dict)      # by id of the statement
     minimize_calls: dict[int, MinimizeCall] = field(default_factory=dict)  # by id of the call
+    statuses: dict[int, dict] = field(default_factory=dict)  # by id of the sink: model.status.sink_status
 
     def record_truth_test(self, node: ast.AST, value_node: ast.AST, value: Value) -> None:
         test = self.truth_tests.setdefault(id(node), TruthTest(node, value_node))

@@ -12,7 +12,7 @@ import enum
 from dataclasses import dataclass, field
 
 from ..diagnostics import Severity
-from .facts import Sink, watched_key
+from .facts import Analysis, Sink, watched_key
 from .values import Cut, Grad, Origin, OriginKind
 
 
@@ -39,10 +39,17 @@ class OriginStatus:
     verdict: Verdict = Verdict.LIVE
 
 
-def sink_status(sink: Sink, rebound: set[Origin] | frozenset[Origin] = frozenset()) -> dict[Origin, OriginStatus]:
+def sink_status(analysis: Analysis, sink: Sink) -> dict[Origin, OriginStatus]:
     """For each differentiated origin of a sink, how its paths reach the target, and the verdict.
 
-    `rebound`: the variables the analysis saw replaced by a tensor (`Analysis.variables_rebound_from_themselves`)."""
+    Computed once per sink: the break report and several check rules ask about the same sinks."""
+    cached = analysis.statuses.get(id(sink))
+    if cached is None:
+        cached = analysis.statuses[id(sink)] = _sink_status(sink, analysis.variables_rebound_from_themselves())
+    return cached
+
+
+def _sink_status(sink: Sink, rebound: set[Origin]) -> dict[Origin, OriginStatus]:
     # In a stable order: which origin a message names must not change from one run to the next.
     ordered = sorted(differentiated(sink), key=lambda o: (o.key, o.name, o.kind.value))
     status: dict[Origin, OriginStatus] = {o: OriginStatus() for o in ordered}
@@ -61,7 +68,7 @@ def sink_status(sink: Sink, rebound: set[Origin] | frozenset[Origin] = frozenset
 
 
 def verdict(sink: Sink, status: dict[Origin, OriginStatus], origin: Origin, paths: OriginStatus,
-            rebound: set[Origin] | frozenset[Origin]) -> Verdict:
+            rebound: set[Origin]) -> Verdict:
     """Which rule's business the origin is: the precedence of the GG3 checks and the break report."""
     if paths.live:
         cut_prediction = any(not c.grad.bootstrap and not c.grad.weights for c in paths.cuts)

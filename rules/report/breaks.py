@@ -20,9 +20,8 @@ def break_diagnostics(analysis: Analysis, rules: dict[str, BreakRule]) -> list[D
     """The findings of the origins whose verdict the break rules own (`BreakRule.owns`)."""
     out: list[Diagnostic] = []
     doc = analysis.doc
-    rebound = analysis.variables_rebound_from_themselves()
     for sink in analysis.sinks:
-        status = sink_status(sink, rebound)
+        status = sink_status(analysis, sink)
         severity = dead_severity(status)
         dead = [o for o, s in status.items() if s.verdict is Verdict.CUT]
         target_only = [o for o, s in status.items() if s.verdict is Verdict.TARGET_ONLY]

@@ -73,7 +73,7 @@ grads = tape.gradient(loss, model.trainable_variables)
         for sink in analysis.sinks:
             if sink.kind is not SinkKind.GRADIENT or _stops_gradients_itself(sink):
                 continue
-            for origin, status in sink_status(sink).items():
+            for origin, status in sink_status(analysis, sink).items():
                 targets = {g.site for g in status.live if g.bootstrap}
                 if not targets or not any(not g.bootstrap for g in status.live):
                     continue

@@ -51,11 +51,10 @@ grads = tape.gradient(loss, model.trainable_variables)
 
     def check(self, analysis):
         out = []
-        rebound = analysis.variables_rebound_from_themselves()  # `w = w - lr * g`: GG304 explains it
         for sink in analysis.sinks:
             if sink.kind is not SinkKind.GRADIENT or sink.tape is None:
                 continue
-            status = sink_status(sink, rebound)
+            status = sink_status(analysis, sink)  # a variable rebound to a tensor is GG304's
             severity = dead_severity(status)
             for origin, paths in status.items():
                 if paths.verdict not in self.owns:

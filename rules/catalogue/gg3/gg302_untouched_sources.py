@@ -67,11 +67,10 @@ grads = tape.gradient(loss, model.trainable_variables)
     def check(self, analysis):
         out = []
         doc = analysis.doc
-        rebound = analysis.variables_rebound_from_themselves()
         for sink in analysis.sinks:
             if sink.sources is None or sink.kind not in (SinkKind.GRADIENT, SinkKind.MINIMIZE):
                 continue
-            status = sink_status(sink, rebound)
+            status = sink_status(analysis, sink)
             severity = dead_severity(status)
             for item in sink.sources:
                 for origin in sorted(item.origins, key=lambda o: o.name):
