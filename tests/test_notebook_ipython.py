@@ -242,6 +242,9 @@ EDGE = {
     "empty": "",
     "blank lines only": "\n  \n\n",
     "comment only, indented": "   # a note\n",
+    # Found by the generated cells: a cell magic's body is a cell of its own, and IPython dedents it
+    # even when it parses as it stands (only comments do).
+    "time cell whose body is an indented comment": "%%time\n # comment?",
     "indented comment above code": "  # note\ndef f():\n  return 1\n",
     "! and % in strings": "print('!important: %d%%' % 3)\ns = '''\n!not shell\n%not magic\n'''\n",
     "? in strings and comments": "print('what?')  # why?\nq = '''\nhow??\n'''",

@@ -89,7 +89,9 @@ def cell_python(cell_text: str) -> CellPython:
     # with "\r" endings otherwise counts as one line here and several for `ast`, and every
     # position after it (diagnostics, fix edits) lands in the wrong line or cell. Found by fuzzing.
     lines = [line.rstrip("\r\n") + "\n" for line in split_lines(cell_text)]
-    if _parses("".join(lines)):  # plain Python: IPython changes nothing in it
+    # Plain Python: IPython changes nothing in it, but for the margin it removes from a cell
+    # whose lines all start indented (which parses only when they are all comments).
+    if _parses("".join(lines)) and not _common_margin(lines):
         return _unchanged(lines, True)
     return _transformed(lines)
 
