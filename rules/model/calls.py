@@ -231,15 +231,14 @@ class Calls:
                                                self.sibling)
         if foreign is None:
             return None
-        if foreign.model:
-            return Value(kind=Kind.MODEL, model=self.fresh_origin(site.node))
-        if foreign.summary is None:
+        if foreign.summary is None and not foreign.model:
             return None
+        if foreign.model or foreign.summary.kind == Kind.VARIABLE:  # a class or factory: a new one per call
+            kind = Kind.MODEL if foreign.model else Kind.VARIABLE
+            return Value(kind=kind, model=self.fresh_origin(site.node))
         actuals = dict(enumerate(site.args))
         names = {name: index for index, name in enumerate(foreign.params)}
         actuals.update({names[k]: v for k, v in site.keywords.items() if k in names})
-        if foreign.summary.kind == Kind.VARIABLE:  # `common.create_variable(...)`: a new variable
-            return Value(kind=Kind.VARIABLE, model=self.fresh_origin(site.node))
         return self.apply_summary(foreign.summary, site.node, actuals, frame, foreign=True)
 
     def _ordinary_call(self, site: Site, callee: Value, frame: Frame) -> Value:
