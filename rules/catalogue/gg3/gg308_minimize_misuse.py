@@ -57,7 +57,6 @@ optimizer.apply_gradients(zip(grads, [w]))
         doc = analysis.doc
         out = []
         parents = doc.parents
-        graph_mode = _builds_graphs(doc)
         for minimize in analysis.minimize_calls.values():
             call, optimizer, loss = minimize.node, minimize.optimizer, minimize.loss
             callable_loss = loss.kind == Kind.CALLABLE
@@ -65,8 +64,11 @@ optimizer.apply_gradients(zip(grads, [w]))
                 message = (f"`{doc.short(call.func.value)}` is a Keras 3 optimizer: it has no `minimize`; "
                            f"compute the loss in a `tf.GradientTape` and call `apply_gradients`")
                 fixes = self._fixes(doc, call, parents) if callable_loss else ()
-            elif not callable_loss and (loss.live or loss.cut or loss.kind == Kind.TENSOR) and not graph_mode \
-                    and not any(k.arg == "tape" for k in call.keywords):  # Keras 2 takes a tensor with its tape
+            elif not callable_loss and (loss.live or loss.cut or loss.kind == Kind.TENSOR) \
+                    and not any(k.arg == "tape" for k in call.keywords) \
+                    and not _builds_graphs(doc):
+                # Keras 2 takes a tensor with its tape, TF1 graph code takes one; the graph test
+                # comes last: it reads the whole file.
                 message = (f"`minimize` is given the tensor `{doc.short(call.args[0]) if call.args else 'loss'}`; "
                            f"in eager mode it needs a function that computes the loss")
                 fixes = ()
