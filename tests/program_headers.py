@@ -121,16 +121,19 @@ def sorted_entries(entries) -> list[str]:
 # Headers
 
 
-_HEADER_KEYS = ("expect", "tensorflow", "fixed", "shape")
+_HEADER_KEYS = ("expect", "tensorflow", "fixed", "shape", "source", "family", "gap")
 
 
 def parse_header(source: str) -> dict[str, Any]:
-    """Read the `# expect:` / `# tensorflow:` / `# fixed:` / `# shape:` comment lines.
+    """Read the `# expect:` / `# tensorflow:` / `# fixed:` / `# shape:` / `# source:` /
+    `# family:` / `# gap:` comment lines.
 
     `source` may be notebook JSON (then the first code cell is read). Returns
     {"expect": sorted distinct codes, [] for "none"; "findings": every `# expect:` entry, in
     order of position (a multiset: an entry is listed once per finding); "tensorflow": str,
-    "fixed": str | None, "shape": str}. Only the leading comment block (blank lines allowed) is
+    "fixed": str | None, "shape": str, "source": str (the public thread a mined program
+    rebuilds), "family": str (the recall family of issue 14 it belongs to), "gap": str | None
+    (why gradguard does not report it as `expect:` says yet)}. Only the leading comment block (blank lines allowed) is
     read. A malformed entry raises ValueError.
     """
     text = source
@@ -159,4 +162,7 @@ def parse_header(source: str) -> dict[str, Any]:
         "tensorflow": found.get("tensorflow", ""),
         "fixed": found.get("fixed"),
         "shape": found.get("shape", ""),
+        "source": found.get("source", ""),
+        "family": found.get("family", ""),
+        "gap": found.get("gap"),
     }
