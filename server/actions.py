@@ -2,7 +2,9 @@
 
 Quick fixes come from the fixes a diagnostic carries in its `data` (no new analysis); when a
 client does not send `data` back, or the document moved on since, they come from the analysis of
-the current text. A rule's real fixes come first — the one that brings the gradient back is
+the current text. A client's copy without `source` (Vim's ALE) is matched to our diagnostic by
+code and range; with no diagnostic of ours in the context, the findings overlapping the requested
+range are offered (tests/lsp/test_lsp_ale.py). A rule's real fixes come first — the one that brings the gradient back is
 preferred — then its "Ignore" action. Fix-all applies safe fixes only; it is computed lazily
 through `codeAction/resolve` when the client can resolve edits, else in the first reply.
 """
@@ -37,11 +39,10 @@ async def code_actions(ls: GradguardServer, params: types.CodeActionParams) -> l
     wanted = _kind_filter(params.context.only)
     out: list[types.CodeAction] = []
     if wanted(types.CodeActionKind.QuickFix):
-        for diagnostic in params.context.diagnostics:
-            if diagnostic.source == analysis.SOURCE and isinstance(diagnostic.code, str):
-                out.extend(await _fix_actions(ls, uri, diagnostic))
-                if settings.ignore_actions:
-                    out.extend(_ignore_action(ls, uri, diagnostic))
+        for diagnostic in await _diagnostics_to_fix(ls, uri, params):
+            out.extend(await _fix_actions(ls, uri, diagnostic))
+            if settings.ignore_actions:
+                out.extend(_ignore_action(ls, uri, diagnostic))
     if wanted(FIX_ALL_KIND) and settings.fix_all and await _has_safe_fix(ls, target):
         out.append(await _fix_all_action(ls, uri))
     return out
@@ -52,6 +53,77 @@ def _kind_filter(only: list[str] | None):
     if not only:
         return lambda kind: True
     return lambda kind: any(kind == k or kind.startswith(f"{k}.") for k in map(str, only))
+
+
+# -- which diagnostics the client asks about ------------------------------------------------------
+
+
+async def _diagnostics_to_fix(ls: GradguardServer, uri: str, params: types.CodeActionParams) -> list[types.Diagnostic]:
+    """The diagnostics to offer quick fixes for, each once.
+
+    A diagnostic that says it is gradguard's is taken as it is (its `data` carries the fixes).
+    Clients that send their own copy without `source` or `data` (Vim's ALE sends `code`, `message`
+    and `range`; it joins the lines of the message) get it matched to one of ours by code and
+    range, the message deciding between equals; another tool's diagnostic matches none of ours.
+    When the context names none of ours at all (no diagnostics, or only other tools'), the
+    findings whose range overlaps the requested range are offered, as if the client had sent them.
+    """
+    context = params.context.diagnostics or []
+    chosen: list[types.Diagnostic] = []
+    unsourced = []
+    for diagnostic in context:
+        if not isinstance(diagnostic.code, str):
+            continue
+        if diagnostic.source == analysis.SOURCE:
+            chosen.append(diagnostic)
+        elif not diagnostic.source:
+            unsourced.append(diagnostic)
+    if chosen and not unsourced:
+        return chosen
+    result = await ls.current_result(ls.store.target_of(uri))
+    ours = result.by_uri.get(uri, []) if result is not None else []
+    for diagnostic in unsourced:
+        match = _match(diagnostic, ours)
+        if match is not None:
+            chosen.append(match)
+    if not chosen:
+        chosen = [d for d in ours if _overlaps(d.range, params.range)]
+    return _unique(chosen)
+
+
+def _match(theirs: types.Diagnostic, ours: list[types.Diagnostic]) -> types.Diagnostic | None:
+    """Our diagnostic the client's copy stands for: same code, then the same range, else the same
+    start line and an overlapping range (ALE clamps a range to the buffer); the message (lines
+    joined) decides between several."""
+    same_code = [d for d in ours if d.code == theirs.code]
+    candidates = [d for d in same_code if d.range == theirs.range] or [
+        d for d in same_code if d.range.start.line == theirs.range.start.line and _overlaps(d.range, theirs.range)]
+    if not candidates:
+        return None
+    message = _words(theirs.message)
+    return next((d for d in candidates if _words(d.message) == message), candidates[0])
+
+
+def _words(message: str) -> list[str]:
+    return (message or "").split()
+
+
+def _overlaps(a: types.Range, b: types.Range) -> bool:
+    """Whether two ranges share a position; ends count, so a cursor at either end of a finding is on it."""
+    def key(position: types.Position) -> tuple[int, int]:
+        return position.line, position.character
+    return key(a.start) <= key(b.end) and key(b.start) <= key(a.end)
+
+
+def _unique(diagnostics: list[types.Diagnostic]) -> list[types.Diagnostic]:
+    seen, out = set(), []
+    for diagnostic in diagnostics:
+        key = (diagnostic.code, diagnostic.range.start.line, diagnostic.range.start.character,
+               diagnostic.range.end.line, diagnostic.range.end.character, diagnostic.message)
+        if key not in seen:
+            seen.add(key)
+            out.append(diagnostic)
+    return out
 
 
 # -- quick fixes ---------------------------------------------------------------------------------
