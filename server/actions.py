@@ -18,7 +18,7 @@ from gradguard.rules import api
 from gradguard.rules.report.suppression import suppression_edit
 
 from . import analysis
-from .state import GradguardServer, server
+from .state import GradguardServer, log, server
 
 FIX_ALL_KIND = f"{types.CodeActionKind.SourceFixAll.value}.gradguard"
 FIX_ALL_COMMAND = "gradguard.applyFixAll"
@@ -86,8 +86,11 @@ async def _diagnostics_to_fix(ls: GradguardServer, uri: str, params: types.CodeA
         match = _match(diagnostic, ours)
         if match is not None:
             chosen.append(match)
+    matched = len(chosen)
     if not chosen:
         chosen = [d for d in ours if _overlaps(d.range, params.range)]
+    log.debug("code actions for %s: %d context diagnostic(s), %d without source; %d taken from the context, %d under the range",
+              uri, len(context), len(unsourced), matched, len(chosen) - matched)
     return _unique(chosen)
 
 

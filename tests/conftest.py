@@ -4,7 +4,7 @@ Markers (registered in pyproject.toml) are applied here, so no test module has t
 
     tf      runs TensorFlow: uses the `tf_harness` fixture, or is in TENSORFLOW below
     lsp     starts the language server: everything under tests/lsp/, and LSP below
-    editor  drives a real editor (Neovim): EDITOR below
+    editor  drives a real editor (Neovim, Vim with ALE): EDITOR below
     slow    took more than about 5 s in a measured full run: SLOW below
 
 README.md ("Running the tests") gives the selections and their measured times; tests/test_markers.py
@@ -27,7 +27,7 @@ TENSORFLOW = {
     "test_tf_harness.py": None,                      # imports the harness itself
     "test_no_gradient_data.py": {"generated"},      # runs TensorFlow's gradient registry
 }
-EDITOR = {"lsp/test_neovim.py"}
+EDITOR = {"lsp/test_neovim.py", "lsp/test_vim_ale.py"}
 # Tests outside tests/lsp/ that start the language server too.
 LSP = {"test_server_cli.py::test_tcp_server_answers_initialize_and_writes_its_log_file"}
 # Every test over about 5 s in `pytest --durations=0` of the whole suite on the 2-core machine
