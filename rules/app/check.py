@@ -17,10 +17,10 @@ from ..project.config import Config, load_config, load_config_file
 from ..project.files import Walk, project_root
 from ..source.notebook import Notebook, NotebookError, relabel_lines
 from ..source.text import split_lines
-from . import parallel
+from . import extras, parallel
 from .cache import ResultCache, result_key
 from .files import Document, decode, file_finding, write_atomic
-from .output import Finding, format_statistics, render
+from .output import Finding, diff_summary, format_statistics, render
 
 PROGRESS_THRESHOLD = 50
 ISSUES_URL = "https://github.com/gradguard/gradguard/issues"
@@ -167,6 +167,7 @@ class CheckRun:
         if self.args.diff:
             self.diffs.extend(_diff(document, fixed_text) if changed else [])
             self.fixed += result.fixed
+            self._report(document, fixed_text, result.diagnostics)  # what the fixes leave: its unsafe fixes
             return None
         if changed and document.path is not None:
             problem = write_atomic(document.path, document.raw, document.encode(fixed_text))
@@ -204,21 +205,29 @@ def _unified(old: str, new: str, label: str) -> str:
 
 
 def run_check(args: argparse.Namespace) -> int:
-    config = _load_config(args).with_cli(args.select, args.ignore)
+    config = extras.configure(_load_config(args).with_cli(args.select, args.ignore), args)
     run = CheckRun(args, config)
     walk = Walk(config, warn=print_error)
     stdin_requested = False
     for argument in args.paths:
         if argument == "-":
             stdin_requested = True
+        elif extras.unreadable(argument):
+            run.fail(f"{argument}: {extras.unreadable(argument)}")
         elif not walk.add_argument(argument):
             run.fail(f"{argument}: no such file or folder")
+    shown = extras.before_check(args, config, walk.files)  # --show-files, --show-settings
+    if shown is not None:
+        return shown
     if stdin_requested:
         _check_stdin(run)
     elif not walk.files and not run.failed:
         print_error("warning: no Python files found under the given paths")
     _check_files(run, walk.files)
     run.save_results()
+    finished = extras.after_check(run, walk.files)  # --add-noqa; GG900
+    if finished is not None:
+        return finished
     if run.crashed:
         print_error(f"this is a bug in gradguard; please report it with the file that caused it at {ISSUES_URL}")
     _print_report(run)
@@ -333,8 +342,9 @@ def _print_report(run: CheckRun) -> None:
     stream = run.report_stream or sys.stdout
     if args.diff:
         sys.stdout.write("".join(run.diffs))
-        if not args.quiet and run.fixed:
-            print(f"Would fix {run.fixed} error{'s' if run.fixed != 1 else ''}.", file=sys.stderr)
+        message = diff_summary(run.fixed, run.findings, args.unsafe_fixes)
+        if not args.quiet and message:
+            print(message, file=sys.stderr)
         return
     findings = sorted(run.findings, key=lambda f: (f[0], f[2].span, f[2].code))
     if args.statistics:
