@@ -112,7 +112,7 @@ def test_findings_exit_1_with_ruff_like_text(capsys):
     code, out, _ = run(capsys, "check", "a.py")
     assert code == 1
     assert out.startswith("a.py:2:6: GG999 [*] `.numpy()` cuts the gradient\n  |\n2 | y = x.numpy()\n  |      ^^^^^^^^\n")
-    assert out.endswith("Found 1 error (1 fixable with --fix).\n")
+    assert out.endswith("  |\n  = help: Remove `.numpy()`\n\nFound 1 error.\n[*] 1 fixable with `--fix`.\n")
 
 
 def test_default_path_is_the_current_folder(capsys):
@@ -152,8 +152,10 @@ def test_version_of_the_installed_console_script():
     assert result.stdout.strip() == f"gradguard {__version__}"
 
 
-def test_no_subcommand_prints_help(capsys):
-    code, out, _ = run(capsys)
+def test_no_subcommand_prints_usage_and_exits_2(capsys):
+    code, out, err = run(capsys)
+    assert code == 2 and out == "" and err.startswith("usage: gradguard") and "give a command" in err
+    code, out, _ = run(capsys, "help")
     assert code == 0 and "usage: gradguard" in out and "check" in out and "server" in out
 
 
@@ -252,9 +254,11 @@ def test_json_format(capsys):
     code, out, _ = run(capsys, "check", "--format", "json", "a.py")
     assert code == 1
     assert json.loads(out) == [{
-        "path": "a.py", "line": 2, "column": 6, "end_line": 2, "end_column": 14, "code": "GG999",
-        "severity": "error", "message": "`.numpy()` cuts the gradient",
-        "fix": {"title": "Remove `.numpy()`", "safety": "safe"},
+        "path": "a.py", "cell": None, "line": 2, "column": 6, "end_line": 2, "end_column": 14, "code": "GG999",
+        "name": "fake-numpy", "url": FakeNumpy.doc_url(), "severity": "error", "message": "`.numpy()` cuts the gradient",
+        "fix": {"title": "Remove `.numpy()`", "safety": "safe", "edits": [
+            {"cell": None, "line": 2, "column": 6, "end_line": 2, "end_column": 14, "content": ""}]},
+        "related": [],
     }]
 
 
@@ -262,7 +266,7 @@ def test_sarif_format(capsys):
     write("a.py", BAD)
     sarif = json.loads(run(capsys, "check", "--format", "sarif", "a.py")[1])
     assert sarif["version"] == "2.1.0"
-    assert [r["id"] for r in sarif["runs"][0]["tool"]["driver"]["rules"]] == ["GG998", "GG999"]
+    assert [r["id"] for r in sarif["runs"][0]["tool"]["driver"]["rules"]] == ["GG998", "GG999", "E999", "E902", "GG900"]
     assert sarif["runs"][0]["results"][0]["ruleId"] == "GG999"
 
 
@@ -284,9 +288,10 @@ def test_statistics(capsys):
 def test_unsafe_fixes_without_fix_shows_them_fixable(capsys):
     write("a.py", "z = float(w)\n")
     out = run(capsys, "check", "a.py")[1]
-    assert "GG998 float()" in out and out.endswith("Found 1 error (1 more with --unsafe-fixes).\n")
+    assert "GG998 float()" in out and "= help: Use tf.cast (unsafe fix)\n" in out
+    assert out.endswith("Found 1 error.\n1 unsafe fix available with `--fix --unsafe-fixes`.\n")
     out = run(capsys, "check", "--unsafe-fixes", "a.py")[1]
-    assert "GG998 [*] float()" in out and out.endswith("Found 1 error (1 fixable with --fix).\n")
+    assert "GG998 [*] float()" in out and out.endswith("Found 1 error.\n[*] 1 fixable with `--fix`.\n")
     assert Path("a.py").read_text() == "z = float(w)\n"  # nothing written without --fix
 
 
@@ -298,7 +303,7 @@ def test_fix_applies_safe_fixes_only(capsys):
     code, out, _ = run(capsys, "check", "--fix", "a.py")
     assert Path("a.py").read_text() == "import tensorflow as tf\ny = x\nz = float(w)\n"
     assert code == 1 and "GG998" in out and "GG999" not in out
-    assert out.endswith("Found 2 errors (1 fixed, 1 remaining).\n")
+    assert out.endswith("Found 2 errors (1 fixed, 1 remaining).\n1 unsafe fix available with `--fix --unsafe-fixes`.\n")
 
 
 def test_fix_with_unsafe_fixes(capsys):
@@ -356,7 +361,9 @@ def test_diff_prints_and_writes_nothing(capsys):
 
 def test_diff_with_nothing_to_fix_exits_0(capsys):
     write("a.py", "z = float(w)\n")
-    assert run(capsys, "check", "--diff", "a.py") == (0, "", "")
+    assert run(capsys, "check", "--diff", "a.py") == (0, "", "No errors would be fixed (1 fix available with `--unsafe-fixes`).\n")
+    write("b.py", "x = 1\n")
+    assert run(capsys, "check", "--diff", "b.py") == (0, "", "")
     code, out, _ = run(capsys, "check", "--diff", "--unsafe-fixes", "a.py")
     assert code == 1 and "+z = tf.cast(w, tf.float32)" in out
 

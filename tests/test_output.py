@@ -117,11 +117,16 @@ def test_text_notebook_positions_are_per_cell():
     ("findings", "unsafe", "fixed", "expected"),
     [
         ([], False, 0, "All checks passed!"),
-        (FINDINGS, False, 0, "Found 2 errors (1 fixable with --fix; 1 more with --unsafe-fixes)."),
-        (FINDINGS, True, 0, "Found 2 errors (2 fixable with --fix)."),
-        ([FINDINGS[1]], False, 0, "Found 1 error (1 more with --unsafe-fixes)."),
+        # ruff 0.17's words (`ruff check` on E711, unsafe, and F541, safe)
+        (FINDINGS, False, 0,
+         "Found 2 errors.\n[*] 1 fixable with `--fix` (1 unsafe fix available with `--fix --unsafe-fixes`)."),
+        (FINDINGS + FINDINGS[1:], False, 0,
+         "Found 3 errors.\n[*] 1 fixable with `--fix` (2 unsafe fixes available with `--fix --unsafe-fixes`)."),
+        (FINDINGS, True, 0, "Found 2 errors.\n[*] 2 fixable with `--fix`."),
+        ([FINDINGS[1]], False, 0, "Found 1 error.\n1 unsafe fix available with `--fix --unsafe-fixes`."),
         ([("a.py", SOURCE, PLAIN)], False, 0, "Found 1 error."),
-        ([FINDINGS[1]], False, 2, "Found 3 errors (2 fixed, 1 remaining)."),
+        ([FINDINGS[1]], False, 2, "Found 3 errors (2 fixed, 1 remaining).\n1 unsafe fix available with `--fix --unsafe-fixes`."),
+        ([("a.py", SOURCE, PLAIN)], False, 2, "Found 3 errors (2 fixed, 1 remaining)."),
         ([], False, 1, "Found 1 error (1 fixed, 0 remaining)."),
     ],
 )
@@ -140,11 +145,15 @@ def test_text_without_summary():
 def test_json_has_exactly_the_documented_fields():
     items = json.loads(format_json(FINDINGS + [("b.py", "", PLAIN)]))
     assert items[0] == {
-        "path": "pkg/a.py", "line": 2, "column": 6, "end_line": 2, "end_column": 14, "code": "GG999",
-        "severity": "error", "message": "`.numpy()` cuts the gradient",
-        "fix": {"title": "Remove `.numpy()`", "safety": "safe"},
+        "path": "pkg/a.py", "cell": None, "line": 2, "column": 6, "end_line": 2, "end_column": 14, "code": "GG999",
+        "name": "fake-numpy", "url": NumpyRule.doc_url(), "severity": "error", "message": "`.numpy()` cuts the gradient",
+        "fix": {"title": "Remove `.numpy()`", "safety": "safe", "edits": [
+            {"cell": None, "line": 2, "column": 6, "end_line": 2, "end_column": 14, "content": ""}]},
+        "related": [],
     }
-    assert items[1]["fix"] == {"title": "Use tf.cast", "safety": "unsafe"}
+    assert items[1]["fix"] == {"title": "Use tf.cast", "safety": "unsafe", "edits": [
+        {"cell": None, "line": 3, "column": 5, "end_line": 3, "end_column": 13, "content": "tf.cast(w, tf.float32)"}]}
+    assert items[2]["url"] is None and items[2]["name"] == ""
     assert items[1]["severity"] == "warning"
     assert items[2]["fix"] is None and items[2]["severity"] == "info"
     assert json.loads(format_json([])) == []
@@ -164,15 +173,19 @@ def test_sarif_document():
     assert sarif["version"] == "2.1.0" and "sarif-2.1.0" in sarif["$schema"]
     driver = sarif["runs"][0]["tool"]["driver"]
     assert driver["name"] == "gradguard" and driver["version"] == __version__
-    assert [r["id"] for r in driver["rules"]] == ["GG998", "GG999"]
+    assert [r["id"] for r in driver["rules"]] == ["GG998", "GG999", "E999", "E902", "GG900"]
     assert driver["rules"][1]["helpUri"] == NumpyRule.doc_url()
     assert driver["rules"][1]["name"] == "fake-numpy"
     assert driver["rules"][0]["defaultConfiguration"] == {"level": "warning"}
+    assert driver["rules"][1]["help"]["markdown"] == render_rule_doc(NumpyRule)
+    assert driver["rules"][1]["help"]["text"].endswith("Documentation: " + NumpyRule.doc_url())
     results = sarif["runs"][0]["results"]
     assert [(r["ruleId"], r["level"]) for r in results] == [("GG999", "error"), ("GG998", "warning"), ("GG997", "note")]
     assert results[0]["ruleIndex"] == 1 and "ruleIndex" not in results[2]
     location = results[0]["locations"][0]["physicalLocation"]
-    assert location["artifactLocation"]["uri"] == "pkg/a.py"
+    assert location["artifactLocation"] == {"uri": "pkg/a.py", "uriBaseId": "%SRCROOT%"}
+    assert sarif["runs"][0]["originalUriBaseIds"]["%SRCROOT%"]["uri"] == Path.cwd().as_uri() + "/"
+    assert sarif["runs"][0]["columnKind"] == "utf16CodeUnits"
     assert location["region"] == {"startLine": 2, "startColumn": 6, "endLine": 2, "endColumn": 14}
     assert results[0]["message"]["text"] == "`.numpy()` cuts the gradient"
 

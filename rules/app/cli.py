@@ -17,11 +17,12 @@ import sys
 from .. import __version__, api
 from ..catalogue import registry
 from ..catalogue.docs import has_fix, render_rule_doc
-from ..project.config import ConfigError
+from ..project.config import ConfigError, code_problem
+from . import output
 from .cache import CACHE_DIR
 from .check import ISSUES_URL, run_check
 from .check import print_error as _error
-from .output import FORMATS
+from .output import CLI_CODES, FORMATS
 
 
 
@@ -63,45 +64,72 @@ def _silence_stdout() -> None:
 
 
 def _dispatch(argv: list[str]) -> int:
-    parser = _parser()
-    args = parser.parse_args(argv)
+    parser, commands = _parser()
+    if not argv:  # like ruff: a command is required
+        parser.print_usage(sys.stderr)
+        _error("give a command: check, rule or server (`gradguard help` says more)")
+        return 2
+    if argv[0] == "help":  # `gradguard help [COMMAND]`, as ruff and git have it
+        topic = argv[1:2]
+        (commands[topic[0]] if topic and topic[0] in commands else parser).print_help()
+        return 0 if not topic or topic[0] in commands else 2
+    args, unknown = parser.parse_known_args(argv)
+    if unknown:  # the usage of the command that was given, not the top-level one
+        (commands.get(args.command) or parser).error(f"unrecognized arguments: {' '.join(unknown)}")
     if args.command == "check":
-        return run_check(args)
+        return run_check(_check_arguments(args, commands["check"]))
     if args.command == "rule":
         return run_rule(args)
     parser.print_help()
     return 0
 
 
-def _parser() -> argparse.ArgumentParser:
+def _parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]]:
     parser = argparse.ArgumentParser(
         prog="gradguard", description="Find TensorFlow code whose loss gets no gradient, and fix it."
     )
-    parser.add_argument("--version", action="version", version=f"gradguard {__version__}")
+    parser.add_argument("-V", "--version", action="version", version=f"gradguard {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
-    _add_check(commands.add_parser("check", help="check files and folders (and --fix them)"))
+    check = commands.add_parser("check", help="check files and folders (and --fix them)")
+    _add_check(check)
     rule = commands.add_parser("rule", help="explain a rule, or list every rule with --all")
-    rule.add_argument("code", nargs="?", help="a rule code (GG101) or name (numpy-method-on-tensor)")
+    rule.add_argument("code", nargs="?", help="a rule code (GG101, E999) or name (numpy-method-on-tensor)")
     rule.add_argument("--all", action="store_true", help="list every rule")
-    rule.add_argument("--format", choices=("text", "json"), default="text")
-    commands.add_parser("server", help="start the language server (options are passed on to it)")
-    return parser
+    rule.add_argument("--format", "--output-format", dest="format", choices=("text", "json"), default="text")
+    server = commands.add_parser("server", help="start the language server (options are passed on to it)")
+    commands.add_parser("help", help="print this help, or a command's: gradguard help check")
+    return parser, {"check": check, "rule": rule, "server": server}
 
 
 def _add_check(check: argparse.ArgumentParser) -> None:
-    check.add_argument("paths", nargs="*", default=["."], metavar="PATH",
-                       help="files or folders (*.py, *.ipynb); - reads stdin")
-    check.add_argument("--format", choices=FORMATS, default="text")
-    check.add_argument("--select", metavar="CODES", help="comma-separated code prefixes to check (replaces the config)")
-    check.add_argument("--ignore", metavar="CODES", help="comma-separated code prefixes to skip (added to the config)")
+    check.add_argument("paths", nargs="*", metavar="PATH",
+                       help="files or folders (*.py, *.ipynb); - reads stdin (default: ., or stdin with --stdin-filename)")
+    check.add_argument("--format", "--output-format", dest="format", choices=FORMATS, default="text")
+    check.add_argument("--select", metavar="CODES", action="append",
+                       help="comma-separated code prefixes to check (replaces the config; repeatable)")
+    check.add_argument("--extend-select", metavar="CODES", action="append",
+                       help="comma-separated code prefixes to check as well as the selected ones (repeatable; GG900: unused suppressions)")
+    check.add_argument("--ignore", metavar="CODES", action="append",
+                       help="comma-separated code prefixes to skip (added to the config; repeatable)")
+    check.add_argument("--exclude", metavar="GLOBS", action="append",
+                       help="comma-separated gitignore-style globs to skip (replaces the config's exclude; repeatable)")
+    check.add_argument("--extend-exclude", metavar="GLOBS", action="append",
+                       help="comma-separated globs to skip as well (repeatable)")
     check.add_argument("--fix", action="store_true", help="apply safe fixes")
     check.add_argument("--unsafe-fixes", action="store_true",
                        help="with --fix, also apply unsafe fixes; without, count them as fixable")
     check.add_argument("--diff", action="store_true", help="print the diff --fix would apply; write nothing")
+    check.add_argument("--add-noqa", action="store_true",
+                       help="add a `# gradguard: ignore[CODE]` comment to every line with findings")
     check.add_argument("--exit-zero", action="store_true", help="exit 0 even when findings remain")
     check.add_argument("--statistics", action="store_true", help="count findings per rule")
+    check.add_argument("--show-settings", action="store_true", help="print the settings used for the first file, and exit")
+    check.add_argument("--show-files", action="store_true", help="print the files that would be checked, and exit")
     check.add_argument("--config", metavar="PATH", help="use this pyproject.toml / gradguard.toml")
-    check.add_argument("--stdin-filename", metavar="PATH", help="the name of the file read from stdin")
+    check.add_argument("--stdin-filename", metavar="PATH",
+                       help="the name of the file read from stdin (alone, it makes the check read stdin)")
+    check.add_argument("--color", choices=("auto", "always", "never"), default="auto",
+                       help="colour the text output (auto: on a terminal, unless NO_COLOR is set; FORCE_COLOR forces it)")
     check.add_argument("--no-cache", action="store_true",
                        help=f"analyse every file; do not read or write {CACHE_DIR}/ (results of unchanged files)")
     check.add_argument("--no-jedi", action="store_true",
@@ -109,7 +137,80 @@ def _add_check(check: argparse.ArgumentParser) -> None:
     check.add_argument("-j", "--jobs", type=_positive_int, metavar="N",
                        help="check files in N processes (default: one per core, fewer for small inputs)")
     check.add_argument("-q", "--quiet", action="store_true", help="print findings only")
-    check.add_argument("--version", action="version", version=f"gradguard {__version__}")
+    check.add_argument("-V", "--version", action="version", version=f"gradguard {__version__}")
+
+
+# Codes the CLI handles itself in --select/--extend-select/--ignore: syntax and file errors are
+# always reported (ruff's E999), GG900 turns the unused-suppression check on.
+_ALWAYS_REPORTED = ("E999", "E902")
+
+
+def _check_arguments(args: argparse.Namespace, check: argparse.ArgumentParser) -> argparse.Namespace:
+    """The parsed `check` options as run_check takes them: repeated options added up, stdin read
+    for a lone --stdin-filename, the CLI's own codes taken out, the colour decided."""
+    if not args.paths:
+        args.paths = ["-"] if args.stdin_filename else ["."]
+    if args.add_noqa and (args.fix or args.diff):
+        check.error("--add-noqa cannot be combined with --fix or --diff")
+    select = _codes(args.select)
+    extend = _codes(args.extend_select)
+    ignore = _codes(args.ignore)
+    unused = (select is not None and _names_gg900(select)) or (extend is not None and _names_gg900(extend))
+    args.unused_suppressions = bool(unused) and not (ignore and _names_gg900(ignore))
+    args.select = _join(_without_cli_codes(select, "select"))
+    args.extend_select_codes = tuple(_without_cli_codes(extend, "extend-select") or ())
+    _validate(args.extend_select_codes, "--extend-select")
+    args.ignore = _join(_without_cli_codes(ignore, "ignore"))
+    args.exclude = _codes(args.exclude, upper=False)
+    args.extend_exclude = _codes(args.extend_exclude, upper=False)
+    output.set_color(_color(args.color))
+    return args
+
+
+def _codes(values: list[str] | None, upper: bool = True) -> list[str] | None:
+    if values is None:
+        return None
+    parts = [part.strip() for value in values for part in value.split(",") if part.strip()]
+    return [part.upper() for part in parts] if upper else parts
+
+
+def _names_gg900(codes: list[str]) -> bool:
+    return any(len(code) >= 3 and "GG900".startswith(code) for code in codes)
+
+
+def _without_cli_codes(codes: list[str] | None, option: str) -> list[str] | None:
+    if codes is None:
+        return None
+    for code in codes:
+        if code in _ALWAYS_REPORTED:
+            _error(f"warning: --{option} {code}: syntax and file errors are always reported (like ruff's E999); "
+                   f"{code} in --{option} has no effect")
+    return [code for code in codes if code not in _ALWAYS_REPORTED and not _names_gg900([code])]
+
+
+def _join(codes: list[str] | None) -> str | None:
+    return None if codes is None else ",".join(codes)
+
+
+def _validate(codes: tuple[str, ...], option: str) -> None:
+    for code in codes:
+        problem = code_problem(code)
+        if problem:
+            raise ConfigError(f"{option}: {problem}")
+
+
+def _color(choice: str) -> bool:
+    """--color, then NO_COLOR (https://no-color.org) and FORCE_COLOR, then: is stdout a terminal?"""
+    if choice != "auto":
+        return choice == "always"
+    if os.environ.get("NO_COLOR"):
+        return False
+    if os.environ.get("FORCE_COLOR"):
+        return True
+    try:
+        return sys.stdout.isatty() and os.environ.get("TERM") != "dumb"
+    except (AttributeError, ValueError):
+        return False
 
 
 def _positive_int(text: str) -> int:
@@ -151,24 +252,35 @@ def run_rule(args: argparse.Namespace) -> int:
         return 0
     if not args.code:
         raise UsageError("rule: give a rule code (e.g. GG101) or --all")
+    builtin = CLI_CODES.get(args.code.upper()) or next(
+        (c for c in CLI_CODES.values() if c.name == args.code.lower()), None)
     rule = registry.rule_by_code(args.code) or next((r for r in rules if r.name == args.code.lower()), None)
-    if rule is None:
-        choices = [r.code for r in rules] + [r.name for r in rules]
+    if rule is None and builtin is None:
+        choices = [r.code for r in rules] + [r.name for r in rules] + list(CLI_CODES)
         close = difflib.get_close_matches(args.code.upper(), choices, n=3, cutoff=0.5)
         close += difflib.get_close_matches(args.code.lower(), choices, n=3, cutoff=0.5)
         hint = f"; did you mean {', '.join(dict.fromkeys(close))}?" if close else "; see `gradguard rule --all`"
         raise UsageError(f"unknown rule {args.code!r}{hint}")
-    sys.stdout.write(render_rule_doc(rule))
+    if args.format == "json":
+        item = rule or builtin
+        row = _rule_row(rule) if rule else {
+            "code": item.code, "name": item.name, "summary": item.summary, "severity": item.severity.value,
+            "fix_safety": "", "url": item.doc_url()}
+        row["explanation"] = render_rule_doc(rule) if rule else builtin.doc()
+        print(json.dumps(row, indent=2, ensure_ascii=False))
+        return 0
+    sys.stdout.write(render_rule_doc(rule) if rule else builtin.doc())
     return 0
+
+
+def _rule_row(r) -> dict:
+    return {"code": r.code, "name": r.name, "summary": r.summary, "severity": r.severity.value,
+            "fix_safety": r.fix_safety, "url": r.doc_url()}
 
 
 def _print_rule_list(rules, fmt: str) -> None:
     if fmt == "json":
-        rows = [
-            {"code": r.code, "name": r.name, "summary": r.summary, "severity": r.severity.value,
-             "fix_safety": r.fix_safety, "url": r.doc_url()}
-            for r in rules
-        ]
+        rows = [_rule_row(r) for r in rules]
         print(json.dumps(rows, indent=2, ensure_ascii=False))
         return
     width = max((len(r.name) for r in rules), default=0)

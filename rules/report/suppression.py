@@ -6,7 +6,12 @@
     x.numpy()  # noqa: GG101,GG102               ruff/flake8 style: exact codes
     x.numpy()  # noqa                            everything on this line
 
+    # gradguard: noqa                            on a line of its own: the whole file
+    # gradguard: noqa: GG1, GG303                on a line of its own: these codes in the whole file
+
 Only real comments count: the line is tokenized so that `"# noqa"` inside a string is ignored.
+`unused_suppressions` finds the comments that hide nothing (GG900, off by default like ruff's
+RUF100; the CLI runs it when GG900 is selected).
 """
 from __future__ import annotations
 
@@ -15,21 +20,54 @@ import re
 import tokenize
 from collections.abc import Sequence
 
-from ..diagnostics import Diagnostic, Edit, Span
-from ..source.text import split_lines
+from ..diagnostics import Diagnostic, Edit, Fix, Safety, Severity, Span
+from ..source.text import line_texts, split_lines
 
 _GRADGUARD = re.compile(r"#\s*gradguard\s*:\s*ignore\b(?:\[(?P<codes>[^\]]*)\])?", re.IGNORECASE)
 _NOQA = re.compile(
     r"#\s*noqa\b(?:\s*:\s*(?P<codes>[A-Z]+[0-9]+(?:[\s,]+[A-Z]+[0-9]+)*))?", re.IGNORECASE
 )
+_FILE_NOQA = re.compile(
+    r"^\s*#\s*gradguard\s*:\s*noqa\b(?:\s*:\s*(?P<codes>[A-Z]+[0-9]*(?:[\s,]+[A-Z]+[0-9]*)*))?\s*$", re.IGNORECASE
+)
 _ALL = None  # marks "every code" in the parsed suppressions
+UNUSED_CODE = "GG900"
 
 
 def suppressed(diagnostic: Diagnostic, source_lines: Sequence[str]) -> bool:
+    if any(_covers(("gradguard", code), diagnostic.code) for code in _file_codes(source_lines)):
+        return True
     index = diagnostic.span.line - 1
     if not 0 <= index < len(source_lines):
         return False
     return any(_covers(rule, diagnostic.code) for rule in line_suppressions(source_lines[index]))
+
+
+# The file-level codes of the last list of lines asked about: `suppressed` is called once per
+# diagnostic with the same list, which is kept alive here so that its identity is a safe key.
+_file_cache: tuple[object, tuple[str | None, ...]] = (None, ())
+
+
+def _file_codes(source_lines: Sequence[str]) -> tuple[str | None, ...]:
+    global _file_cache
+    cached = _file_cache
+    if cached[0] is source_lines:
+        return cached[1]
+    codes = tuple(code for _, _, code in file_suppressions(source_lines))
+    _file_cache = (source_lines, codes)
+    return codes
+
+
+def file_suppressions(source_lines: Sequence[str]) -> list[tuple[int, re.Match, str | None]]:
+    """(1-based line, match, code or None for all) of each `# gradguard: noqa` line of the file."""
+    found = []
+    for number, line in enumerate(source_lines, 1):
+        if "noqa" not in line:
+            continue
+        match = _FILE_NOQA.match(line)
+        if match and _comments(line):  # a real comment, not a line inside a string
+            found.extend((number, match, code) for code in _split_codes(match["codes"]))
+    return found
 
 
 def _covers(rule: tuple[str, str | None], code: str) -> bool:
@@ -122,3 +160,65 @@ def _ends_inside_string(source: str, line: int) -> bool:
     except (tokenize.TokenError, SyntaxError):
         pass
     return False
+
+
+# ---------------------------------------------------------------------------------------------
+# Unused suppression comments (GG900)
+
+
+def unused_suppressions(source: str, found: Sequence[Diagnostic]) -> list[Diagnostic]:
+    """A GG900 warning for each suppression comment with codes that hide none of `found` (the
+    enabled rules' findings before suppression), with a safe fix removing the unused codes.
+
+    Only gradguard's own codes are judged: `# noqa` without codes and other tools' codes in a
+    `# noqa:` list (F401) may be for ruff or flake8, so they are never reported."""
+    lines = line_texts(source)
+    by_line: dict[int, list[str]] = {}
+    for diagnostic in found:
+        by_line.setdefault(diagnostic.span.line, []).append(diagnostic.code)
+    every_code = [diagnostic.code for diagnostic in found]
+    out = []
+    for number, match, codes in _suppression_comments(lines):
+        candidates = every_code if match.re is _FILE_NOQA else by_line.get(number, [])
+        kind = "noqa" if match.re is _NOQA else "gradguard"
+        judged = [code for code in codes if kind == "gradguard" or (code is not _ALL and code.startswith("GG"))]
+        unused = [code for code in judged if not any(_covers((kind, code), seen) for seen in candidates)]
+        if unused:
+            out.append(_unused(number, lines[number - 1], match, codes, unused))
+    return out
+
+
+def _suppression_comments(lines: Sequence[str]):
+    """(line, match, codes) of every suppression comment: line-level and file-level."""
+    for number, line in enumerate(lines, 1):
+        if "#" not in line or not ("noqa" in line.lower() or "gradguard" in line.lower()):
+            continue
+        file_match = _FILE_NOQA.match(line)
+        if file_match and _comments(line):
+            yield number, file_match, _split_codes(file_match["codes"])
+            continue
+        for comment in _comments(line):
+            offset = line.rfind(comment)
+            for pattern in (_GRADGUARD, _NOQA):
+                for match in pattern.finditer(line, offset):
+                    yield number, match, _split_codes(match["codes"])
+
+
+def _unused(number: int, line: str, match: re.Match, codes: list[str | None], unused: list[str | None]) -> Diagnostic:
+    begin = line.index("#", match.start())
+    span = Span(number, begin, number, match.end())
+    kept = [code for code in codes if code not in unused and code is not _ALL]
+    names = ", ".join(code for code in unused if code is not _ALL)
+    message = "Unused suppression comment" + (f" (unused: {names})" if names else ": it hides no finding")
+    if kept:
+        joined = ", ".join(kept)
+        new = {_GRADGUARD: f"# gradguard: ignore[{joined}]", _NOQA: f"# noqa: {joined}"}.get(
+            match.re, f"# gradguard: noqa: {joined}")
+        edit, title = Edit(span, new), f"Remove unused {names}"
+    elif not line[:begin].strip():  # the comment is the whole line: remove the line
+        edit, title = Edit(Span(number, 0, number + 1, 0), ""), "Remove the unused suppression comment"
+    else:
+        edit = Edit(Span(number, len(line[:begin].rstrip()), number, match.end()), "")
+        title = "Remove the unused suppression comment"
+    return Diagnostic(UNUSED_CODE, Severity.WARNING, message, span,
+                      fixes=(Fix(title, Safety.SAFE, (edit,), preferred=True),))
