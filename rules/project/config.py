@@ -175,8 +175,12 @@ class Checker:
         return ConfigError(f"{self.where}: {message}")
 
     def strings(self, key: str, value: object) -> tuple[str, ...]:
-        if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+        if not isinstance(value, list):
             raise self.fail(f"{key}: expected a list of strings, got {_type_name(value)}")
+        for item in value:
+            if not isinstance(item, str):
+                raise self.fail(f"{key}: expected a list of strings, got {item!r} ({_type_name(item)}) in the list"
+                                + (f"; write it quoted, e.g. \"GG{item}\"" if isinstance(item, int) else ""))
         return tuple(value)
 
     def boolean(self, key: str, value: object) -> bool:
