@@ -180,7 +180,7 @@ class Checker:
         for item in value:
             if not isinstance(item, str):
                 raise self.fail(f"{key}: expected a list of strings, got {item!r} ({_type_name(item)}) in the list"
-                                + (f"; write it quoted, e.g. \"GG{item}\"" if isinstance(item, int) else ""))
+                                + (f"; write it quoted, e.g. \"GG{item}\"" if isinstance(item, int) and key.split(".")[0] in ("select", "ignore", "per-file-ignores") else ""))
         return tuple(value)
 
     def boolean(self, key: str, value: object) -> bool:
