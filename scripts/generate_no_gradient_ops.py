@@ -1,32 +1,53 @@
-"""Generate ``rules/model/data/no_gradient_ops.json`` from the installed TensorFlow.
+"""Generate ``rules/model/data/no_gradient_ops.json`` from the installed TensorFlow and Keras.
 
-The data says which public TensorFlow (and ``keras.ops``) functions give *no*
-gradient (``None``) with respect to their float input, so that gradguard can
-flag a loss computed through them.  Nothing in the data is written by hand:
-every entry comes out of TensorFlow itself, by two independent checks that
-must agree.
+The data says which public TensorFlow, ``keras.ops`` and ``keras.backend``
+functions give *no* gradient with respect to their (first) float input, so
+that gradguard can flag a loss computed through them.  Nothing in the data is
+written by hand: every entry comes out of TensorFlow itself, by two
+independent checks that must agree.
 
 Method
 ------
 1. Enumerate the public callables of ``tf``, ``tf.math``, ``tf.dtypes``,
-   ``tf.nn`` and ``keras.ops`` (TensorFlow backend).  Classes, modules, names
-   on a short deny list (functions that mutate global state, print, load
-   libraries, or are random) are skipped.  A function is a candidate when
+   ``tf.nn``, ``tf.image``, ``tf.linalg``, ``tf.signal``, ``tf.sets``,
+   ``tf.sparse``, ``keras.ops`` and its ``numpy``, ``nn``, ``image`` and
+   ``linalg`` modules (TensorFlow backend), and ``keras.backend``.  Keras 3's
+   own ``keras.backend`` holds only configuration functions; the
+   ``K.argmax``/``K.round`` that code spells ``keras.backend.*`` (or
+   ``tf.keras.backend.*``) are the Keras 2 backend, i.e. ``tf_keras.backend``
+   when it is installed (gradguard folds ``tf_keras`` into ``keras``), so that
+   module is scanned under the ``keras.backend`` prefix.  ``tf.strings`` is
+   not scanned (no float input).  Classes, modules and names on a short deny
+   list (functions that mutate global state, print, load libraries, wrap
+   Python callables, depend on the Keras learning phase, or are random) are
+   skipped.
 
-   * it can be called with one float32 tensor (its signature binds one
-     positional argument; shape ``[6]`` is tried, then ``[2, 3]``), or
-   * it needs exactly two arguments and is a plain binary elementwise op:
-     it accepts two float32 tensors and broadcasts them both ways
-     (``f([2,3], [3])`` and ``f([3], [2,3])`` both give shape ``[2, 3]``).
+   Each function is called with a float32 tensor ``x`` as its first argument,
+   within a small fixed set of argument patterns, tried in this order (the
+   first pattern the function accepts, at the first shape it accepts, decides;
+   shapes ``[6]``, ``[2, 3]``, ``[3, 3]``, ``[2, 4, 4, 3]``, ``[4, 4, 3]``):
 
-   Anything that raises, does not return a single ``tf.Tensor`` (tuples,
-   ``TopK`` results, Python values, NumPy arrays), or whose traced graph
-   contains a stateful op (random, print, ...) is skipped.
+   ``(x)``            one argument;
+   ``(x, same)``      a second float32 tensor of x's shape;
+   ``(x, scalar)``    a float32 scalar (``adjust_contrast(x, factor)``);
+   ``(x, range)``     a float32 pair ``[-2, 3]`` (``histogram_fixed_width``'s
+                      ``value_range``);
+   ``(x, index)``     a small sorted int32 tensor as long as x's first
+                      dimension (``gather``, ``segment_*``);
+   ``(x, 1)``         a Python int (an axis, a ``k``, a count).
 
-2. Registry check.  The function is traced with ``tf.function`` (inputs of
+   A pattern is tried only when the signature binds it.  Float tensor
+   arguments are *watched*; the others are constants.  A call that raises is
+   "could not be made": the next pattern is tried, and a function no pattern
+   can call is not classified (not in the table).  Outputs that are not a
+   tensor or a tuple of tensors (Python values, NumPy arrays, SparseTensors,
+   variables), string outputs, and graphs with a stateful op (random,
+   print, ...) are not classified either.
+
+2. Registry check.  The call is traced with ``tf.function`` (float inputs of
    unknown rank, else unknown dimension sizes, else the static shape; so
-   that shape functions are not constant-folded) and the graph from the
-   input placeholder(s) to the output is walked in topological order.
+   that shape functions are not constant-folded) and the graph from each
+   float input placeholder to the output is walked in topological order.
    Gradient flows through an op only if
    ``ops._gradient_registry.lookup(op.type)`` is a function (not a
    ``tf.no_gradient``/``NotDifferentiable`` entry registered as ``None``, and
@@ -44,22 +65,46 @@ Method
    functional ops (``tf.cond`` -> ``StatelessIf``) are not inlined: the
    functional op itself is reported.
 
-3. Tape check.  ``tf.GradientTape`` watches the (eager) input(s); the
-   gradient of ``reduce_sum(cast(f(x), float32))`` must be ``None`` for every
-   input.  A zero gradient (``tf.sign``) is a gradient and is not listed.
-   When the tape *raises* ``LookupError`` (an op on a float path has no
-   registry entry at all, e.g. ``tf.truncatemod``, ``keras.ops.unique``),
-   training fails loudly rather than silently: such functions are not
-   listed, only reported by ``main()``.
+3. Tape check.  ``tf.GradientTape`` watches one float argument at a time;
+   the gradient of ``reduce_sum(cast(out, float32))`` (summed over the
+   outputs of a tuple) with respect to it is ``None`` ("none"), a tensor
+   ("gradient"), or the gradient call raises ``LookupError``: an op on the
+   path has no registry entry at all (``tf.image.adjust_contrast`` ->
+   ``AdjustContrastv2``, ``tf.truncatemod``, ``keras.ops.unique``).
 
-A function is listed only when both checks say "no gradient" and the output
-depends on the input, i.e. the traced output is reachable from the input
-placeholder.  Choice documented here: *shape-only* functions (``tf.shape``,
-``tf.size``, ``tf.rank``, ``tf.zeros_like``, ``tf.ones_like``...) do depend
-on the input (its shape) and a loss computed from them really gets no
-gradient, so they ARE listed, under category ``"other"``.  Functions whose
-output is a constant independent of the input are not listed (the tape alone
-cannot tell them apart from ``tf.stop_gradient``-like functions).
+A function is listed when the first argument's status is "none" or
+"LookupError", the registry walk agrees (no gradient reaches the output, and
+it names the ops that stop it) and the output depends on the input (the
+traced output is reachable from the input placeholder).  The entry records
+the pattern's arguments by parameter name and what each float argument got
+(``args``), and ``tape``: ``"none"`` (TensorFlow silently returns ``None``)
+or ``"LookupError"`` (TensorFlow raises when the gradient is asked for; the
+variables before the op still get no gradient, so gradguard reports it the
+same way).  A second float argument may carry gradient where the first does
+not (``tf.math.zeta(x, q)``, ``tf.math.polygamma(a, x)``): gradguard cuts
+only the first argument (its no-gradient rules cut ``args[:1]``).
+
+Outputs of a tuple (``tf.math.top_k(x).indices``, ``tf.unique(x).idx``):
+when every output of the call gets no gradient the function is listed as
+above; when some do and some do not, the function is not listed, and the
+outputs without gradient are listed under ``outputs`` (by field name, or
+position for plain tuples) with their own category, ops and position.
+
+None versus zero (the choice gradguard makes, kept from the first table):
+gradguard is about ``None`` gradients -- ops that *have no gradient* -- not
+about gradients that are zero.  An op whose registered gradient is zero
+almost everywhere (``tf.sign``, ``keras.ops.sign``, ``tf.math.abs`` at 0,
+``tf.nn.relu`` on negatives) returns a zero tensor, which is a gradient: it is
+not listed.  ``tf.round``/``tf.floor``/``tf.math.ceil`` are listed because
+TensorFlow registers them as returning ``None``, not because their true
+derivative is zero.
+
+*Shape-only* functions (``tf.shape``, ``tf.size``, ``tf.rank``,
+``tf.zeros_like``, ``tf.ones_like``...) do depend on the input (its shape) and
+a loss computed from them really gets no gradient, so they ARE listed, under
+category ``"other"``.  Functions whose output is a constant independent of
+the input are not listed (the tape alone cannot tell them apart from
+``tf.stop_gradient``-like functions).
 
 Categories
 ----------
@@ -67,23 +112,27 @@ Categories
 ``rounding``    every op that stops the gradient is Round/Floor/Ceil/Rint.
 ``index``       an op that stops the gradient returns indices
                 (ArgMax, ArgMin, TopKV2 indices, Where, searchsorted...).
-``cast``        the only op that stops the gradient is a float->int ``Cast``
-                (none with TF 2.21 / Keras 3.15: such casts either return
-                bool, or come with another blocking op).  ``tf.cast`` itself
-                is never listed: it needs a dtype and its gradient depends
-                on it.
 ``other``       everything else (shape/size/rank, stop_gradient, floordiv,
-                count_nonzero, ...).
+                count_nonzero, histogram_fixed_width, adjust_contrast, ...).
+
+A function that casts its float input to an integer dtype before computing
+(``keras.ops.one_hot``, ``keras.ops.bincount``, ``keras.ops.nonzero``) has
+``Cast`` as its only blocking op; it is ``index`` when an index op follows
+on the value path, else ``other``.  (There is no ``cast`` category: explicit
+casts -- ``tf.cast(x, tf.int32)``, ``x.astype(int)`` -- are GG403's, and
+``tf.cast`` itself is never listed: its gradient depends on the dtype.)
 
 Run ``python scripts/generate_no_gradient_ops.py`` after upgrading TensorFlow
 or Keras; ``tests/test_no_gradient_data.py`` fails when the shipped JSON is
-out of date.
+out of date.  ``generate(names)`` regenerates only the given qualified names
+(the test uses it on a sample).
 """
 
 from __future__ import annotations
 
 import inspect
 import json
+import math
 import os
 import re
 import sys
@@ -103,7 +152,11 @@ X_VALUES = [-1.7, -0.5, 0.2, 0.5, 1.5, 2.6]
 # Second operand for binary ops: shares some values with X_VALUES so that
 # equality-like ops see both outcomes.
 Y_VALUES = [-1.7, 0.5, 0.2, -0.5, 2.5, 2.6]
-SHAPES = ([6], [2, 3])
+# A well-conditioned square matrix (its lower triangle is positive definite,
+# for cholesky) for tf.linalg.
+SQUARE_VALUES = [2.0, -0.5, 0.3, 0.4, 1.7, -0.2, -0.6, 0.1, 2.2]
+SHAPES = ([6], [2, 3], [3, 3], [2, 4, 4, 3], [4, 4, 3])
+VALUE_RANGE = [-2.0, 3.0]
 
 ROUNDING_OPS = frozenset({"Round", "Floor", "Ceil", "Rint"})
 INDEX_OPS = frozenset({
@@ -114,17 +167,30 @@ INDEX_OPS = frozenset({
 SHAPE_ONLY_OPS = frozenset({"Shape", "ShapeN", "Size", "Rank"})
 
 # Names never called: they mutate TF's global state (gradient registry,
-# conversion registry), load libraries, print, or wrap Python callables.
+# conversion registry, Keras session and learning phase), load libraries,
+# print, wrap Python callables, or answer differently in training and in
+# inference (`K.in_train_phase(x, alt)` returns `alt` outside `fit`).
 _DENY_NAMES = frozenset({
     "no_gradient", "NotDifferentiable", "NoGradient", "RegisterGradient",
     "custom_gradient", "recompute_grad", "grad_pass_through",
     "register_tensor_conversion_function", "load_library", "load_op_library",
     "print", "Assert", "py_function", "numpy_function", "function",
     "init_scope", "device", "control_dependencies", "timestamp",
+    "in_train_phase", "in_test_phase", "learning_phase", "learning_phase_scope",
+    "eager_learning_phase_scope", "manual_variable_initialization",
+    "batch_set_value", "track_variable", "track_tf_optimizer",
+    "configure_and_create_distributed_session", "variable", "placeholder",
+    "update", "update_add", "update_sub", "moving_average_update",
 })
-# Random or stochastic functions ("skip anything random"); stateful ops are
-# additionally rejected after tracing.
-_DENY_PATTERN = re.compile(r"random|dropout|shuffle|sample", re.IGNORECASE)
+# Random or stochastic functions ("skip anything random"), setters and
+# getters of global state, printing; stateful ops are additionally rejected
+# after tracing.  Convolutions and poolings (all differentiable) are not
+# called: with a second argument of x's shape as the filter, some of their
+# kernels abort the process on a failed shape CHECK instead of raising.
+_DENY_PATTERN = re.compile(
+    r"random|dropout|shuffle|sample|(^|_)print|^set_|^get_|^clear_|^reset_"
+    r"|conv|pool|dilation|erosion",
+    re.IGNORECASE)
 
 
 def _import_tf():
@@ -142,18 +208,81 @@ def _import_tf():
     return tf, keras
 
 
+def _keras2_backend():
+    """``tf_keras.backend`` (Keras 2's ``K``), or None when not installed."""
+    try:
+        import tf_keras
+    except ImportError:
+        return None
+    return tf_keras.backend
+
+
 @dataclass
 class Outcome:
-    """What happened to one (function object, arity) candidate."""
+    """What happened to one function object."""
 
-    status: str  # "listed", "has_gradient", "skipped:<reason>", "disagree:<...>"
+    status: str  # "listed", "has_gradient", "outputs", "skipped:<reason>", "disagree:<...>"
     ops: list[str] = field(default_factory=list)
     category: str | None = None
     detail: str = ""
+    tape: str | None = None          # "none" or "LookupError" when listed
+    args: list[list[str]] = field(default_factory=list)  # [[param, status], ...]
+    outputs: dict[str, dict] = field(default_factory=dict)  # field -> entry
 
 
 class _NotATensor(Exception):
     pass
+
+
+# ------------------------------------------------------------------ patterns
+def _values(shape, second=False):
+    size = math.prod(shape)
+    if list(shape) == [3, 3]:
+        base = SQUARE_VALUES
+    elif len(shape) >= 3:  # images: values in [0, 1]
+        return [((i * 7 + (3 if second else 0)) % 11) / 10.0 for i in range(size)]
+    else:
+        base = Y_VALUES if second else X_VALUES
+    return [base[i % len(base)] for i in range(size)]
+
+
+def _index(shape):
+    """Sorted int32 indices, one per row of x, in range: [0, 0, 0, 1, 1, 1]."""
+    n = shape[0]
+    return [i * 2 // n for i in range(n)]
+
+
+# name, builder of the second argument (tf, shape) -> value, is float (watched)
+PATTERNS = (
+    ("x", None, False),
+    ("same", lambda tf, s: tf.reshape(tf.constant(_values(s, True), tf.float32), s), True),
+    ("scalar", lambda tf, s: tf.constant(0.5, tf.float32), True),
+    ("range", lambda tf, s: tf.constant(VALUE_RANGE, tf.float32), True),
+    ("index", lambda tf, s: tf.constant(_index(s), tf.int32), False),
+    ("int", lambda tf, s: 1, False),
+)
+
+
+def _bindable(sig, n) -> bool:
+    if sig is None:
+        return True
+    try:
+        sig.bind(*range(n))
+        return True
+    except TypeError:
+        return False
+
+
+def _param_names(sig, n):
+    names = []
+    if sig is not None:
+        for p in sig.parameters.values():
+            if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD):
+                names.append(p.name)
+            elif p.kind == p.VAR_POSITIONAL:
+                break
+    names += ["arg%d" % i for i in range(len(names), n)]
+    return names[:n]
 
 
 class _Scanner:
@@ -168,52 +297,109 @@ class _Scanner:
 
     # ----------------------------------------------------------- candidates
     def namespaces(self):
-        tf = self.tf
-        return [
+        tf, keras = self.tf, self.keras
+        spaces = [
             ("tensorflow", tf),
             ("tensorflow.math", tf.math),
             ("tensorflow.dtypes", tf.dtypes),
             ("tensorflow.nn", tf.nn),
-            ("keras.ops", self.keras.ops),
+            ("tensorflow.image", tf.image),
+            ("tensorflow.linalg", tf.linalg),
+            ("tensorflow.signal", tf.signal),
+            ("tensorflow.sets", tf.sets),
+            ("tensorflow.sparse", tf.sparse),
+            ("keras.ops", keras.ops),
         ]
+        for sub in ("numpy", "nn", "image", "linalg"):
+            module = getattr(keras.ops, sub, None)
+            if inspect.ismodule(module):
+                spaces.append(("keras.ops." + sub, module))
+        backend = _keras2_backend()
+        if backend is not None:
+            spaces.append(("keras.backend", backend))
+        return spaces
 
-    @staticmethod
-    def arity(func) -> int | None:
-        """1 if callable with one tensor, 2 if it needs exactly two."""
+    def candidates(self):
+        """(qualified name, function) of every candidate, sorted by name."""
+        out = {}
+        for prefix, module in self.namespaces():
+            for name in sorted(dir(module)):
+                if name.startswith("_") or name in _DENY_NAMES \
+                        or _DENY_PATTERN.search(name):
+                    continue
+                try:
+                    obj = getattr(module, name)
+                except Exception:  # noqa: BLE001
+                    continue
+                if inspect.isclass(obj) or inspect.ismodule(obj) \
+                        or not callable(obj):
+                    continue
+                out.setdefault("%s.%s" % (prefix, name), obj)
+        return sorted(out.items())
+
+    # ---------------------------------------------------------- the calls
+    def build_args(self, pattern, shape):
+        tf = self.tf
+        name, second, is_float = pattern
+        x = tf.reshape(tf.constant(_values(shape), tf.float32), shape)
+        if second is None:
+            return [x], [0]
+        return [x, second(tf, shape)], [0, 1] if is_float else [0]
+
+    def flatten(self, out):
+        """[(field, tensor)] of a call's output; raises _NotATensor."""
+        tf = self.tf
+        if isinstance(out, tf.Tensor):
+            return [("", out)]
+        if isinstance(out, (tuple, list)) and out \
+                and all(isinstance(t, tf.Tensor) for t in out):
+            fields = getattr(out, "_fields", None) or \
+                [str(i) for i in range(len(out))]
+            return list(zip(fields, out))
+        raise _NotATensor(type(out).__name__)
+
+    def tape_status(self, func, args, watched, field_index=None) -> str:
+        """"none", "gradient" or "LookupError" for args[watched]."""
+        tf = self.tf
+        with tf.GradientTape() as tape:
+            tape.watch(args[watched])
+            outs = self.flatten(func(*args))
+            if field_index is not None:
+                outs = [outs[field_index]]
+            loss = tf.add_n([tf.reduce_sum(tf.cast(t, tf.float32))
+                             for _, t in outs])
         try:
-            sig = inspect.signature(func)
-        except (TypeError, ValueError):
-            return 1
-        try:
-            sig.bind(0)
-            return 1
-        except TypeError:
-            pass
-        try:
-            sig.bind(0, 0)
-            return 2
-        except TypeError:
-            return None
+            grad = tape.gradient(loss, args[watched])
+        except LookupError:
+            return "LookupError"
+        return "none" if grad is None else "gradient"
 
     # -------------------------------------------------------------- tracing
-    def trace(self, func, shape, arity):
-        """Trace func in a tf.function; returns (graph, inputs, output)."""
+    def trace(self, func, args, floats):
+        """Trace func in a tf.function with the float args as inputs;
+        returns (graph, input placeholders, output tensors)."""
         tf = self.tf
         holder = {}
 
-        def wrapper(*args):
-            out = func(*args)
-            if not isinstance(out, tf.Tensor):
-                raise _NotATensor(type(out).__name__)
-            holder["inputs"], holder["out"] = args, out
-            return out
+        def wrapper(*inputs):
+            call = list(args)
+            for i, t in zip(floats, inputs):
+                call[i] = t
+            outs = self.flatten(func(*call))
+            holder["inputs"], holder["outs"] = inputs, [t for _, t in outs]
+            return holder["outs"]
 
         last_error = None
         # Unknown rank first, then unknown dimension sizes (so that shape
         # functions are not constant-folded away), then the static shape
         # for functions that need it.
-        for dims in (None, [None] * len(shape), shape):
-            specs = [tf.TensorSpec(dims, tf.float32)] * arity
+        for mode in ("rank", "dims", "static"):
+            specs = []
+            for i in floats:
+                shape = args[i].shape.as_list()
+                dims = None if mode == "rank" else \
+                    [None] * len(shape) if mode == "dims" else shape
+                specs.append(tf.TensorSpec(dims, tf.float32))
             try:
                 concrete = tf.function(wrapper, autograph=False) \
                     .get_concrete_function(*specs)
@@ -222,12 +408,13 @@ class _Scanner:
             except Exception as exc:  # noqa: BLE001 - anything TF raises
                 last_error = exc
                 continue
-            return concrete.graph, list(holder["inputs"]), holder["out"]
+            return concrete.graph, list(holder["inputs"]), holder["outs"]
         raise last_error
 
     # ----------------------------------------------------- registry check
     def registry_walk(self, graph, inputs, out):
-        """Returns (out_gets_gradient, blocking_op_types, depends_on_input).
+        """Returns (out_gets_gradient, blocking_op_types, depends_on_input,
+        op types on the value path from the input to the output).
 
         Forward pass: the tensors that carry the input's gradient.  An op
         whose carrying inputs get no gradient from the registry is a
@@ -246,9 +433,9 @@ class _Scanner:
             if any(id(t) in fwd for t in op.inputs):
                 fwd.update(id(t) for t in op.outputs)
         if id(out) not in fwd:
-            return False, [], False
+            return False, [], False, set()
 
-        grads_cache: dict[str, list[bool] | None] = {}
+        grads_cache = self._grads_cache.setdefault(id(graph), {})
         with graph.as_default():
             # Backward pass from the output along value edges.
             value = {id(out)}
@@ -283,7 +470,9 @@ class _Scanner:
         # else stops the gradient.
         if blocking - SHAPE_ONLY_OPS:
             blocking -= SHAPE_ONLY_OPS
-        return id(out) in carrying, sorted(blocking), True
+        path_ops = {op.type for op in ops_list
+                    if any(id(o) in on_path for o in op.outputs)}
+        return id(out) in carrying, sorted(blocking), True, path_ops
 
     def input_gradients(self, op, cache):
         """Per input of op: does its registered gradient function return a
@@ -298,9 +487,9 @@ class _Scanner:
             except LookupError:
                 grad_fn = None
             if grad_fn is not None:
-                out_grads = [self.tf.ones_like(o) if self.is_trainable(o)
-                             else None for o in op.outputs]
                 try:
+                    out_grads = [self.tf.ones_like(o) if self.is_trainable(o)
+                                 else None for o in op.outputs]
                     grads = grad_fn(op, *out_grads)
                 except Exception:  # noqa: BLE001 - cannot tell: assume yes
                     grads = [True] * len(op.inputs)
@@ -311,126 +500,146 @@ class _Scanner:
         cache[op.name] = flags
         return flags
 
-    # --------------------------------------------------------- tape check
-    def tape_says_none(self, func, shape, arity) -> bool:
-        tf = self.tf
-        xs = [tf.reshape(tf.constant(v, tf.float32), shape)
-              for v in (X_VALUES, Y_VALUES)[:arity]]
-        with tf.GradientTape() as tape:
-            for x in xs:
-                tape.watch(x)
-            y = func(*xs)
-            if not isinstance(y, tf.Tensor):
-                raise _NotATensor(type(y).__name__)
-            loss = tf.reduce_sum(tf.cast(y, tf.float32))
-        grads = tape.gradient(loss, xs)
-        return all(g is None for g in grads)
-
-    def is_elementwise_binary(self, func) -> bool:
-        tf = self.tf
-        a = tf.constant([X_VALUES[:3], X_VALUES[3:]], tf.float32)
-        b = tf.constant(Y_VALUES[:3], tf.float32)
-        for args in ((a, b), (b, a)):
-            out = func(*args)
-            if not isinstance(out, tf.Tensor) or out.shape != (2, 3):
-                return False
-        return True
-
     # ------------------------------------------------------------ analyze
-    def analyze(self, func, arity) -> Outcome:
-        tf = self.tf
-        if arity == 2:
-            try:
-                if not self.is_elementwise_binary(func):
-                    return Outcome("skipped:not elementwise")
-            except Exception:  # noqa: BLE001
-                return Outcome("skipped:not elementwise")
-        outcome = Outcome("skipped:error")
-        for shape in SHAPES:
-            outcome = self.analyze_at(func, arity, shape)
-            if outcome.status != "skipped:error":
-                break
-        return outcome
-
-    def analyze_at(self, func, arity, shape) -> Outcome:
-        tf = self.tf
+    def analyze(self, func) -> Outcome:
+        """The first argument pattern and shape func accepts decides."""
         try:
-            graph, inputs, out = self.trace(func, shape, arity)
+            sig = inspect.signature(func)
+        except (TypeError, ValueError):
+            sig = None
+        last = Outcome("skipped:cannot call")
+        for pattern in PATTERNS:
+            nargs = 1 if pattern[1] is None else 2
+            if not _bindable(sig, nargs):
+                continue
+            for shape in SHAPES:
+                args, floats = self.build_args(pattern, shape)
+                try:
+                    with warnings.catch_warnings():
+                        warnings.simplefilter("ignore")
+                        out = func(*args)
+                except Exception as exc:  # noqa: BLE001 - cannot be called so
+                    last = Outcome("skipped:cannot call", detail=repr(exc)[:200])
+                    continue
+                try:
+                    fields = self.flatten(out)
+                except _NotATensor as exc:
+                    return Outcome("skipped:not a tensor", detail=str(exc))
+                names = _param_names(sig, nargs)
+                return self.analyze_call(func, args, floats, fields, names,
+                                         pattern[0])
+        return last
+
+    def analyze_call(self, func, args, floats, fields, names, pattern):
+        tf = self.tf
+        if any(t.dtype == tf.string for _, t in fields):
+            return Outcome("skipped:not numeric")
+        try:
+            graph, inputs, outs = self.trace(func, args, floats)
         except _NotATensor:
             return Outcome("skipped:not a tensor")
         except Exception as exc:  # noqa: BLE001
-            return Outcome("skipped:error", detail=repr(exc)[:200])
+            return Outcome("skipped:cannot trace", detail=repr(exc)[:200])
         if any(op.op_def is not None and op.op_def.is_stateful
                for op in graph.get_operations()):
             return Outcome("skipped:stateful")
-        if out.dtype == tf.string:
-            return Outcome("skipped:not numeric")
-        gets_grad, blocking, depends = self.registry_walk(graph, inputs, out)
-        if not depends:
-            return Outcome("skipped:constant")
+        self._grads_cache = {}
         try:
-            tape_none = self.tape_says_none(func, shape, arity)
-        except _NotATensor:
-            return Outcome("skipped:not a tensor")
-        except LookupError as exc:
-            return Outcome("disagree:tape raised LookupError", blocking,
-                           detail=str(exc).splitlines()[0])
+            statuses = [self.tape_status(func, args, i) for i in floats]
         except Exception as exc:  # noqa: BLE001
             return Outcome("skipped:error", detail=repr(exc)[:200])
-        if not tape_none and gets_grad:
-            return Outcome("has_gradient")
-        if tape_none != (not gets_grad) or not blocking:
-            return Outcome("disagree:tape %s, registry %s" % (
-                "None" if tape_none else "gradient",
-                "gradient" if gets_grad else "None"), blocking)
-        return Outcome("listed", blocking, self.category(out, blocking))
+        arg_entries = []
+        for i, name in enumerate(names):
+            kind = statuses[floats.index(i)] if i in floats else \
+                "int tensor" if pattern == "index" else "python int"
+            arg_entries.append([name, kind])
 
-    def category(self, out, blocking) -> str:
+        # The whole call, with respect to the first argument.
+        walks = [self.registry_walk(graph, inputs[:1], o) for o in outs]
+        if not any(w[2] for w in walks):
+            return Outcome("skipped:constant")
+        gets_grad = any(w[0] for w in walks)
+        blocking = sorted({op for w in walks for op in w[1]})
+        path_ops = {op for w in walks for op in w[3]}
+        status = statuses[0]
+        if status == "gradient" and gets_grad:
+            if len(fields) == 1:
+                return Outcome("has_gradient", args=arg_entries)
+            return self.analyze_outputs(func, args, fields, walks,
+                                        arg_entries)
+        if (status == "gradient") == (not gets_grad) or not blocking:
+            return Outcome("disagree:tape %s, registry %s" % (
+                status, "gradient" if gets_grad else "None"), blocking,
+                args=arg_entries)
+        # Category from the outputs that depend on the input.
+        dtypes = {o.dtype for o, w in zip(outs, walks) if w[2]}
+        return Outcome("listed", blocking,
+                       self.category(dtypes, blocking, path_ops),
+                       tape=status, args=arg_entries)
+
+    def analyze_outputs(self, func, args, fields, walks, arg_entries):
+        """Tuple outputs of a call that has a gradient: the fields without."""
+        outputs = {}
+        for k, ((name, t), (gets_grad, blocking, depends, path_ops)) in \
+                enumerate(zip(fields, walks)):
+            if not depends or gets_grad or not blocking:
+                continue
+            try:
+                status = self.tape_status(func, args, 0, field_index=k)
+            except Exception:  # noqa: BLE001
+                continue
+            if status == "gradient":
+                continue
+            outputs[name] = {"ops": blocking, "tape": status, "position": k,
+                             "category": self.category({t.dtype}, blocking,
+                                                       path_ops)}
+        if not outputs:
+            return Outcome("has_gradient", args=arg_entries)
+        return Outcome("outputs", args=arg_entries, outputs=outputs)
+
+    def category(self, dtypes, blocking, path_ops) -> str:
         blocking = set(blocking)
-        if out.dtype == self.tf.bool:
+        if dtypes == {self.tf.bool}:
             return "comparison"
         if blocking <= ROUNDING_OPS:
             return "rounding"
         if blocking & INDEX_OPS:
             return "index"
-        if blocking == {"Cast"}:
-            return "cast"
+        if blocking == {"Cast"} and path_ops & INDEX_OPS:
+            # The function casts x to an integer first, then computes
+            # indices from it (keras.ops.nonzero, argpartition, where(x)).
+            return "index"
         return "other"
 
     # --------------------------------------------------------------- scan
-    def scan(self):
-        """Returns {qualified name: Outcome} for every candidate name."""
+    def scan(self, only=None):
+        """Returns {qualified name: Outcome} for every candidate name (or for
+        the names in ``only``)."""
         results: dict[str, Outcome] = {}
         cache: dict[int, Outcome] = {}
         keep_alive = []
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            for prefix, module in self.namespaces():
-                for name in sorted(dir(module)):
-                    if name.startswith("_") or name in _DENY_NAMES \
-                            or _DENY_PATTERN.search(name):
-                        continue
-                    try:
-                        obj = getattr(module, name)
-                    except Exception:  # noqa: BLE001
-                        continue
-                    if inspect.isclass(obj) or inspect.ismodule(obj) \
-                            or not callable(obj):
-                        continue
-                    arity = self.arity(obj)
-                    if arity is None:
-                        continue
-                    if id(obj) not in cache:
-                        keep_alive.append(obj)
-                        cache[id(obj)] = self.analyze(obj, arity)
-                    results["%s.%s" % (prefix, name)] = cache[id(obj)]
+            for qualname, obj in self.candidates():
+                if only is not None and qualname not in only:
+                    continue
+                if id(obj) not in cache:
+                    keep_alive.append(obj)
+                    cache[id(obj)] = self.analyze(obj)
+                results[qualname] = cache[id(obj)]
         return results
 
 
-def scan():
+def scan(only=None):
     """Full scan: (tf, keras, {qualified name: Outcome})."""
     tf, keras = _import_tf()
-    return tf, keras, _Scanner(tf, keras).scan()
+    return tf, keras, _Scanner(tf, keras).scan(only)
+
+
+def candidate_names() -> list[str]:
+    """Every qualified name the scan considers, sorted."""
+    tf, keras = _import_tf()
+    return [name for name, _ in _Scanner(tf, keras).candidates()]
 
 
 def registry_entry(op_type: str) -> str:
@@ -446,23 +655,37 @@ def registry_entry(op_type: str) -> str:
     return "gradient function %s" % getattr(grad_fn, "__name__", grad_fn)
 
 
+def _versions(tf, keras) -> dict:
+    versions = {"tensorflow": tf.__version__, "keras": keras.__version__}
+    backend = _keras2_backend()
+    if backend is not None:
+        import tf_keras
+        versions["tf_keras"] = tf_keras.__version__
+    return versions
+
+
 def _to_data(tf, keras, results) -> dict:
     functions = {
-        name: {"ops": outcome.ops, "category": outcome.category}
-        for name, outcome in sorted(results.items())
-        if outcome.status == "listed"
+        name: {"ops": o.ops, "category": o.category, "tape": o.tape,
+               "args": o.args}
+        for name, o in sorted(results.items()) if o.status == "listed"
+    }
+    outputs = {
+        name: o.outputs
+        for name, o in sorted(results.items()) if o.status == "outputs"
     }
     return {
-        "tensorflow": tf.__version__,
-        "keras": keras.__version__,
+        **_versions(tf, keras),
         "generated_by": GENERATED_BY,
         "functions": functions,
+        "outputs": outputs,
     }
 
 
-def generate() -> dict:
-    """The no-gradient data for the installed TensorFlow/Keras."""
-    tf, keras, results = scan()
+def generate(only=None) -> dict:
+    """The no-gradient data for the installed TensorFlow/Keras (restricted
+    to the qualified names in ``only`` when given)."""
+    tf, keras, results = scan(only)
     return _to_data(tf, keras, results)
 
 
@@ -482,14 +705,21 @@ def main() -> None:
     tried = [n for n, o in results.items()
              if not o.status.startswith("skipped")]
     print("TensorFlow %s, Keras %s: %d names considered, %d callable with "
-          "float tensor(s), %d listed, in %.1f s"
+          "float tensor(s), %d listed (%d raise LookupError), %d with "
+          "outputs without gradient, in %.1f s"
           % (tf.__version__, keras.__version__, len(results), len(tried),
-             len(functions), elapsed))
+             len(functions),
+             sum(e["tape"] == "LookupError" for e in functions.values()),
+             len(data["outputs"]), elapsed))
     counts: dict[str, int] = {}
     for entry in functions.values():
         counts[entry["category"]] = counts.get(entry["category"], 0) + 1
     for category in sorted(counts):
         print("  %-11s %d" % (category, counts[category]))
+    statuses: dict[str, int] = {}
+    for o in results.values():
+        statuses[o.status] = statuses.get(o.status, 0) + 1
+    print("Outcomes: %s" % ", ".join("%s %d" % kv for kv in sorted(statuses.items())))
     disagreements = sorted((n, o) for n, o in results.items()
                            if o.status.startswith("disagree"))
     if disagreements:
@@ -501,7 +731,7 @@ def main() -> None:
                        for op in entry["ops"]})
     print("Gradient registry entries of the listed ops:")
     for op_type in op_types:
-        print("  %-16s %s" % (op_type, registry_entry(op_type)))
+        print("  %-20s %s" % (op_type, registry_entry(op_type)))
     print("Wrote %s" % OUTPUT_PATH.relative_to(REPO_ROOT))
 
 

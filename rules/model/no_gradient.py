@@ -1,7 +1,22 @@
-"""Which TensorFlow functions have no gradient, as generated from TensorFlow's own registry.
+"""Which TensorFlow, `keras.ops` and `keras.backend` functions have no gradient, as generated from TensorFlow itself.
 
-The data is written by `scripts/generate_no_gradient_ops.py` and checked against the installed
-TensorFlow by the tests; the analyzer itself never imports TensorFlow.
+The data is written by `scripts/generate_no_gradient_ops.py` (its docstring says how each entry is
+decided) and checked against the installed TensorFlow and Keras by `tests/test_no_gradient_data.py`;
+the analyzer itself never imports TensorFlow. Names are gradguard's canonical qualified names
+(`rules.source.imports.canonical`): `tensorflow.histogram_fixed_width`, `keras.ops.argmax` (also
+reached as `from keras import ops; ops.argmax`, `tf.keras.ops.argmax`), `keras.ops.numpy.round`,
+`keras.backend.round` (Keras 2's `K.round`, scanned from `tf_keras.backend`).
+
+Each entry of `functions` says, for a call whose first argument carries gradient:
+  category  "rounding", "index", "comparison" or "other" (which GG4xx rule reports it)
+  ops       the TensorFlow ops where the gradient stops
+  tape      "none": `tape.gradient` returns None; "LookupError": it raises, the op has no registered
+            gradient at all (`tf.image.adjust_contrast`)
+  args      the call TensorFlow was tried with, one `[parameter, status]` per argument, status
+            "none"/"LookupError"/"gradient" for float tensor arguments
+`outputs` lists, for functions that return a tuple with a gradient on some outputs only, the outputs
+without one (`tensorflow.math.top_k` → `indices`), by field name (or position, for plain tuples),
+with the output's position.
 """
 from __future__ import annotations
 
@@ -11,14 +26,43 @@ from importlib import resources
 
 
 @functools.cache
-def _functions() -> dict[str, dict]:
+def _data() -> dict:
     text = resources.files(__package__).joinpath("data/no_gradient_ops.json").read_text(encoding="utf-8")
-    return json.loads(text)["functions"]
+    return json.loads(text)
+
+
+def _functions() -> dict[str, dict]:
+    return _data()["functions"]
+
+
+def entry(qualname: str | None) -> dict | None:
+    """The whole entry of a function without gradient (see the module docstring), or None."""
+    return _functions().get(qualname) if qualname else None
 
 
 def category(qualname: str | None) -> str | None:
     """"rounding", "index", "comparison", "other" — or None when the function has a gradient."""
+    found = entry(qualname)
+    return found["category"] if found else None
+
+
+def raises_lookup_error(qualname: str | None) -> bool:
+    """True when TensorFlow has no registered gradient for the function: `tape.gradient` raises
+    `LookupError` instead of returning None."""
+    found = entry(qualname)
+    return bool(found) and found.get("tape") == "LookupError"
+
+
+def output_category(qualname: str | None, output: str | int) -> str | None:
+    """The category of one output of a tuple-returning function that has no gradient while its other
+    outputs have one: `output_category("tensorflow.math.top_k", "indices")` (or position `1`) →
+    "index"; None otherwise."""
     if not qualname:
         return None
-    entry = _functions().get(qualname)
-    return entry["category"] if entry else None
+    outputs = _data()["outputs"].get(qualname)
+    if not outputs:
+        return None
+    found = outputs.get(str(output))
+    if found is None and isinstance(output, int):
+        found = next((o for o in outputs.values() if o.get("position") == output), None)
+    return found["category"] if found else None
