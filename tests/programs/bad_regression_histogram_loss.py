@@ -2,7 +2,6 @@
 # tensorflow: none
 # fixed: nofix
 # shape: regression matching the histogram of the predictions (tf.histogram_fixed_width) to a target histogram
-# gap: `tf.histogram_fixed_width` takes two required arguments, which the no-gradient generator does not try
 import numpy as np
 import tensorflow as tf
 from tensorflow import keras
