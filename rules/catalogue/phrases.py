@@ -11,7 +11,7 @@ from ..source.document import Document
 
 
 def sink_phrase(sink: Sink, dead: list[Origin], partial: bool) -> str:
-    names = ", ".join(f"`{o.variables_text()}`" for o in dead)
+    names = ", ".join(f"the layers of `{o.name}` {o.part}" if o.part else f"`{o.variables_text()}`" for o in dead)
     if sink.kind is SinkKind.LOSS_FUNCTION:
         return f"{sink.label} returns a loss with no gradient for {names}"
     tail = " (other variables still get theirs)" if partial else ""

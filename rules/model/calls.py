@@ -166,14 +166,15 @@ class Calls:
             # `model.predict(x)` where `model` is only named like one and a plain class of this
             # file defines `predict`: that method, not Keras's, using the model's weights.
             return self.op(join([self._model_output(receiver, node, frame), *site.args]), node, frame)
-        if callee.kind == Kind.MODEL or (receiver is not None and receiver.kind == Kind.MODEL and _runs_the_model(method)):
-            model = callee if callee.kind == Kind.MODEL else receiver
-            output = self._model_output(model, node, frame)
+        if callee.kind == Kind.MODEL or (receiver is not None and receiver.kind == Kind.MODEL and method == "call"):
+            return self.run_layer(callee if callee.kind == Kind.MODEL else receiver, site, frame)
+        if receiver is not None and receiver.kind == Kind.MODEL and _runs_the_model(method):
+            output = self._model_output(receiver, node, frame)
             return self.op(join([output, *site.args, *site.keywords.values()]), node, frame)
         if callee.kind == Kind.CALLABLE and isinstance(callee.func, ast.ClassDef):
             info = self.classes.get(callee.func.name)
             if info is not None and info.is_keras:
-                return Value(kind=Kind.MODEL, model=self.fresh_origin(node))
+                return Value(kind=Kind.MODEL, model=self.fresh_origin(node), effect=self.class_effect(info))
             return UNKNOWN
         if callee.kind == Kind.CALLABLE and callee.func is not None:
             return self._local_call(site, callee.func, frame)
@@ -290,7 +291,7 @@ class Calls:
         if qual in KERAS_MODEL_FACTORIES or qual.startswith(KERAS_MODEL_PREFIXES):
             if qual.startswith("keras.layers.") and qual.split(".")[-1][:1].islower():
                 return None  # keras.layers.concatenate(...) and friends are ops, not layers
-            return Value(kind=Kind.MODEL, model=self.fresh_origin(node))
+            return Value(kind=Kind.MODEL, model=self.fresh_origin(node), effect=self.keras_layer_effect(site, frame))
         if qual.startswith("keras.optimizers.") or qual.startswith("tensorflow.optimizers."):
             return Value(kind=Kind.OPTIMIZER, keras3=".legacy." not in qual)
         if qual.startswith("tensorflow.compat.v1.train.") or qual.startswith("tensorflow.train."):

@@ -22,13 +22,14 @@ from .conventions import DEFAULT, NameConventions
 from .expressions import Expressions
 from .facts import Analysis, ClassInfo, Sink, SinkKind, SourceItem, TapeInfo
 from .frame import Frame
+from .layers import Layers
 from .library import KERAS_BASES, KERAS_MODEL_PACKAGES
 from .sinks import Sinks
 from .statements import Statements
 from .values import UNKNOWN, Cut, Grad, Kind, Origin, OriginKind, Value, evolve, join, variable_origins
 
 
-class Engine(Statements, Expressions, Calls, Sinks):
+class Engine(Statements, Expressions, Calls, Layers, Sinks):
     def __init__(self, doc: Document, break_rules, *, resolver=None, budget=None, depth: int = 0,
                  conventions: NameConventions = DEFAULT) -> None:
         self.doc = doc
@@ -44,6 +45,8 @@ class Engine(Statements, Expressions, Calls, Sinks):
         self.classes: dict[str, ClassInfo] = {}
         self.loss_functions: set[int] = set()
         self.summaries: dict[int, Value | None] = {}
+        self.effects: dict[int, object] = {}            # ClassInfo → LayerEffect of its `call` (layers.py)
+        self.analyzed_methods: set[int] = set()         # `__init__`/`build` analysed early for an effect
         self.closures: dict[int, Frame] = {}            # nested function → the frame it was defined in
         self._nested: dict[int, list[ast.AST]] | None = None  # function → functions defined in it
         self._loop_depth = 0
@@ -206,7 +209,8 @@ class Engine(Statements, Expressions, Calls, Sinks):
         # Attributes first (`__init__`, `build`), so other methods see `self.model`.
         ordered = sorted(methods, key=lambda m: m.name not in ("__init__", "build"))
         for method in ordered:
-            self.analyze_function(method, module, cls)
+            if id(method) not in self.analyzed_methods:
+                self.analyze_function(method, module, cls)
 
     def _record_loss_function_sink(self, node: ast.AST, frame: Frame) -> None:
         if not frame.returns:

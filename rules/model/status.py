@@ -110,7 +110,10 @@ def differentiated(sink: Sink) -> set[Origin]:
     known, whatever the target depends on that the sink's tape can differentiate (its variables,
     and the tensors that tape itself watched)."""
     if sink.sources is not None:
-        return set().union(*(item.origins for item in sink.sources))
+        asked = set().union(*(item.origins for item in sink.sources))
+        keys = {o.key for o in asked}
+        grads = [*sink.target.live, *(c.grad for c in sink.target.cut)]
+        return asked | {g.origin for g in grads if g.origin.part_of is not None and g.origin.part_of in keys}
     live = {g.origin for g in sink.target.live}
     origins = {o for o in live | {c.grad.origin for c in sink.target.cut} if not _watched_by_another_tape(o, sink)}
     # What reaches the loss only as a constant on purpose (through `tf.stop_gradient`, or as a TD

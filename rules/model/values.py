@@ -50,8 +50,14 @@ class Origin:
     integer: bool = field(default=False, compare=False)  # an integer tf.Variable: never differentiable
     guessed: bool = field(default=False, compare=False)  # taken for a model only from its name (conventions.py)
     index: int = -1     # parameter index, for OriginKind.PARAM (function summaries)
+    # Some of a model's layers: those before a layer that cuts its input ("before `Lambda`"); the
+    # sink asking for the whole model's variables (key `part_of`) asks for theirs too.
+    part: str | None = field(default=None, compare=False)
+    part_of: str | None = None
 
     def describe(self) -> str:
+        if self.part is not None:
+            return f"output of the layers of `{self.name}` {self.part}"
         return {
             OriginKind.MODEL: f"output of `{self.name}`",
             OriginKind.VARIABLE: f"depends on the variable `{self.name}`",
@@ -92,6 +98,25 @@ class Break:
     via: Span | None = None           # the call of a helper function whose body breaks
     path: str | None = None           # the helper's file, when it is another module
     deliberate: bool = False          # a cut made on purpose (`tf.stop_gradient`), not an accident
+    inside: str | None = None         # the layer whose `call` breaks, for messages: "`QuantizedDense.call`"
+
+
+@dataclass(frozen=True)
+class LayerEffect:
+    """What calling a layer or model does to the gradient, as far as this file shows: the break
+    every path from its (first) input goes through, the break every path from its own weights
+    goes through, and whether it is known to have no weights at all (`Flatten`, `Dropout`)."""
+
+    input_cut: Break | None = None
+    weights_cut: Break | None = None
+    weightless: bool = False
+    name: str = ""                     # the layer, for messages: "QuantizedDense", "Lambda"
+    # In a `Sequential` whose later layers still train: the break that leaves every layer before
+    # `name` without a gradient.
+    earlier_cut: Break | None = None
+
+
+NO_EFFECT = LayerEffect()
 
 
 @dataclass(frozen=True)
@@ -112,6 +137,7 @@ class Value:
     tape: object | None = None                  # Kind.TAPE: the TapeInfo
     keras3: bool = False                        # Kind.OPTIMIZER: a Keras 3 optimizer (no minimize)
     watched: bool = False                       # passed to tape.watch
+    effect: LayerEffect | None = None           # Kind.MODEL: what calling it cuts, when the file shows it
 
     def with_kind(self, kind: Kind) -> "Value":
         return self if kind == self.kind else evolve(self, kind=kind)

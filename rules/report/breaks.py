@@ -6,6 +6,7 @@ gradient (TensorFlow raises or returns all None), `warning` when others still do
 """
 from __future__ import annotations
 
+import ast
 import os
 
 from ..catalogue.phrases import guess_notes, sink_phrase
@@ -39,11 +40,11 @@ def break_diagnostics(analysis: Analysis, rules: dict[str, BreakRule]) -> list[D
                 message = f"`{brk.value_text}` ({origin.describe()}) {rule.verb} {brk.label}{where}; {consequence}"
                 related = [Related(cut.grad.site, f"`{origin.name}` starts the gradient here")]
                 if brk.via:
-                    related.append(Related(brk.span, f"{brk.label} cuts the gradient here", brk.path))
+                    related.append(Related(brk.span, f"{_short_label(brk.label)} cuts the gradient here", brk.path))
                 related.append(Related(doc.span(sink.node), f"the loss reaches {sink.named} here"))
                 td_targets = [g.site for g in status[origin].live] if origin not in dead else []
                 related.extend(guess_notes(doc, origins=[origin], sink=sink, td_targets=td_targets))
-                fixes = () if brk.via else tuple(rule.fixes(brk, doc))
+                fixes = tuple(rule.fixes(brk, doc)) if _fixable_here(brk) else ()
                 level = Severity.WARNING if partial else severity
                 out.append(Diagnostic(brk.code, level, message, brk.via or brk.span, tuple(related), fixes))
     return out
@@ -57,9 +58,24 @@ def _side_paths(live) -> str:
 
 
 def _helper_place(brk, doc) -> str:
+    where = brk.inside or "a helper"
     if brk.path is None:
-        return f" inside a helper (line {brk.span.line})"
-    return f" inside a helper ({_display_path(brk.path, doc.path)}, line {brk.span.line})"
+        return f", inside {where} (line {brk.span.line})"
+    return f", inside {where} ({_display_path(brk.path, doc.path)}, line {brk.span.line})"
+
+
+def _short_label(label: str) -> str:
+    """"`tf.floor`, which has no gradient" → "`tf.floor`": the note says what it does."""
+    return label.split(", which", 1)[0]
+
+
+def _fixable_here(brk) -> bool:
+    """A break in the line reported is fixed there; one in a layer's `call` of this file is fixed
+    in the `call` (the straight-through estimator keeps the forward value for every caller). A
+    break in a helper keeps its meaning for the helper's other callers, so it is left to the user."""
+    if brk.via is None:
+        return True
+    return brk.inside is not None and brk.path is None and isinstance(brk.node, ast.Call)
 
 
 def _display_path(path: str, relative_to: str) -> str:

@@ -2,7 +2,6 @@
 # tensorflow: none
 # fixed: ok
 # shape: custom quantizing Layer (add_weight kernel) that floors its outputs to 4 levels, last layer of the model
-# gap: a break inside a custom layer's `call`, reached through `keras.Sequential([...])`, is not followed
 import numpy as np
 import tensorflow as tf
 import keras
