@@ -65,9 +65,21 @@ def file_suppressions(source_lines: Sequence[str]) -> list[tuple[int, re.Match, 
         if "noqa" not in line:
             continue
         match = _FILE_NOQA.match(line)
-        if match and _comments(line):  # a real comment, not a line inside a string
+        if match and _comments(line):
             found.extend((number, match, code) for code in _split_codes(match["codes"]))
+    if found:  # rare: make sure each is a real comment, not a line inside a multi-line string
+        comment_lines = _comment_lines(source_lines)
+        found = [item for item in found if comment_lines is None or item[0] in comment_lines]
     return found
+
+
+def _comment_lines(source_lines: Sequence[str]) -> set[int] | None:
+    """The lines where a comment starts (None when the text does not tokenize)."""
+    try:
+        tokens = tokenize.generate_tokens(io.StringIO("\n".join(source_lines)).readline)
+        return {token.start[0] for token in tokens if token.type == tokenize.COMMENT}
+    except (tokenize.TokenError, SyntaxError):
+        return None
 
 
 def _covers(rule: tuple[str, str | None], code: str) -> bool:
@@ -195,7 +207,8 @@ def _suppression_comments(lines: Sequence[str]):
             continue
         file_match = _FILE_NOQA.match(line)
         if file_match and _comments(line):
-            yield number, file_match, _split_codes(file_match["codes"])
+            if any(found == number for found, _, _ in file_suppressions(lines)):
+                yield number, file_match, _split_codes(file_match["codes"])
             continue
         for comment in _comments(line):
             offset = line.rfind(comment)
