@@ -167,7 +167,9 @@ def _related(diagnostic: Diagnostic, snap: Snapshot) -> list[types.DiagnosticRel
             continue
         located = locate(related.span, snap)
         if located is not None:
-            out.append(types.DiagnosticRelatedInformation(types.Location(located[0].uri, located[1]), related.message))
+            message = relabel_lines(related.message, lambda line: _cell_of_line(line, snap)) if snap.notebook \
+                else related.message  # "on line N" of the joined cells, as the cell and its line
+            out.append(types.DiagnosticRelatedInformation(types.Location(located[0].uri, located[1]), message))
     return out
 
 
