@@ -9,12 +9,21 @@ class NoGradientOther(NoGradientOp):
     name = "op-without-gradient"
     category = "other"
     summary = "a TensorFlow op that has no registered gradient is the only path to the loss"
-    what = "The loss depends on the trained variables only through a TensorFlow function whose ops " \
-           "have no gradient in TensorFlow's gradient registry (the list ships with gradguard and is " \
-           "generated from TensorFlow itself)."
-    why = "When an op has no registered gradient (or one that returns `None`), backpropagation stops " \
-          "there and every variable before it gets `None`."
-    error = "`ValueError: No gradients provided for any variable`, or `None` gradients."
+    what = "The loss depends on the trained variables only through a TensorFlow, `keras.ops` or " \
+           "`keras.backend` function that has no gradient for its first argument and is not a rounding, " \
+           "index or comparison op (those are GG401, GG402 and GG404): `tf.histogram_fixed_width`, " \
+           "`tf.math.count_nonzero`, `tf.shape`, `keras.ops.one_hot`, `keras.ops.heaviside`, " \
+           "`tf.image.adjust_contrast`... The list ships with gradguard: " \
+           "`scripts/generate_no_gradient_ops.py` calls every public function of these modules with " \
+           "float tensors under a `tf.GradientTape` (one argument, then two) and checks the result " \
+           "against TensorFlow's gradient registry. A gradient that is zero (`tf.sign`) is a gradient " \
+           "and is not listed."
+    why = "When an op is registered as not differentiable, or its gradient function returns `None`, " \
+          "backpropagation stops there and every variable before it gets `None`. When an op on a float " \
+          "path has no registry entry at all (`AdjustContrastv2`, `AdjustSaturation`, `AdjustHue` of " \
+          "`tf.image.adjust_*`, `TruncateMod`, `Bitcast`), `tape.gradient` raises instead."
+    error = "`ValueError: No gradients provided for any variable`, `None` gradients, or " \
+            "`LookupError: gradient registry has no entry for: AdjustContrastv2`."
     fix_safety = "No automatic fix."
     fixed_outcome = "nofix"
     bad = '''\
