@@ -1,11 +1,13 @@
 """What a ruff user expects of `gradguard check` (issue 15, items 4, 7, 8, 9), run as the real
-installed command on real TensorFlow programs: the text output's fixes, summary, colours and
+CLI on real TensorFlow programs (its `main` in this process; the console script itself where a
+process is needed): the text output's fixes, summary, colours and
 carets; the small options; notebook cells in every format; SARIF and JSON for code scanning.
 
 Each behaviour is next to ruff 0.17's, whose words the messages copy.
 """
 from __future__ import annotations
 
+import io
 import json
 import os
 import pty
@@ -15,6 +17,8 @@ import sys
 from pathlib import Path
 
 import pytest
+
+from gradguard.rules.app import cli
 
 GRADGUARD = Path(sys.executable).parent / "gradguard"
 
@@ -39,10 +43,35 @@ dy_dx = tape.gradient(y, x)
 
 
 def gradguard(*args: str, cwd: Path, stdin: str | None = None, env: dict | None = None):
-    environment = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "FORCE_COLOR")}
-    environment.update(env or {})
-    result = subprocess.run([str(GRADGUARD), *args], cwd=cwd, input=stdin, capture_output=True, text=True,
-                            timeout=120, env=environment)
+    """`gradguard ARGS` in this process (its `main`, the real analyzer; a subprocess costs half a
+    second): exit code, stdout and stderr."""
+    saved_env, saved_cwd = dict(os.environ), os.getcwd()
+    saved = sys.stdin, sys.stdout, sys.stderr
+    out, err = io.TextIOWrapper(io.BytesIO(), encoding="utf-8"), io.TextIOWrapper(io.BytesIO(), encoding="utf-8")
+    try:
+        for name in ("NO_COLOR", "FORCE_COLOR"):
+            os.environ.pop(name, None)
+        os.environ.update(env or {})
+        os.chdir(cwd)
+        sys.stdin = io.TextIOWrapper(io.BytesIO((stdin or "").encode()), encoding="utf-8")
+        sys.stdout, sys.stderr = out, err
+        code = cli.main(list(args))
+    finally:
+        sys.stdin, sys.stdout, sys.stderr = saved
+        os.chdir(saved_cwd)
+        os.environ.clear()
+        os.environ.update(saved_env)
+    return code, _text(out), _text(err)
+
+
+def _text(stream: io.TextIOWrapper) -> str:
+    stream.flush()
+    return stream.buffer.getvalue().decode("utf-8")
+
+
+def command(*args: str, cwd: Path):
+    """The installed console script itself, for what needs a process (a terminal, argv)."""
+    result = subprocess.run([str(GRADGUARD), *args], cwd=cwd, capture_output=True, text=True, timeout=120)
     return result.returncode, result.stdout, result.stderr
 
 
@@ -272,12 +301,12 @@ def test_rule_as_json(tmp_path):
 
 
 def test_version_help_and_usage(tmp_path):
-    assert gradguard("-V", cwd=tmp_path)[:2] == (0, f"gradguard {_version()}\n")
+    assert command("-V", cwd=tmp_path)[:2] == (0, f"gradguard {_version()}\n")
     code, out, _ = gradguard("help", cwd=tmp_path)
     assert code == 0 and out.startswith("usage: gradguard")
     code, out, _ = gradguard("help", "check", cwd=tmp_path)
     assert code == 0 and out.startswith("usage: gradguard check")
-    code, out, err = gradguard(cwd=tmp_path)
+    code, out, err = command(cwd=tmp_path)
     assert (code, out) == (2, "") and err.startswith("usage: gradguard")
     code, _, err = gradguard("check", "--bogus", cwd=tmp_path)
     assert code == 2 and err.startswith("usage: gradguard check") and "unrecognized arguments: --bogus" in err

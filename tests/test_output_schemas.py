@@ -1,4 +1,4 @@
-"""Every machine format of the real `gradguard check`, validated against its schema: SARIF against
+"""Every machine format of `gradguard check` (the real CLI and analyzer), validated against its schema: SARIF against
 the OASIS SARIF 2.1.0 schema, JSON against gradguard's own (tests/data/), GitHub workflow commands
 against their grammar, on a project with every kind of finding: fixes safe and unsafe, related
 locations, a notebook, a syntax error (E999), an unreadable file (E902) and GG900."""
@@ -6,16 +6,14 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from test_cli_ruff import gradguard  # the CLI's main in this process, output captured
 
 jsonschema = pytest.importorskip("jsonschema")
 
 DATA = Path(__file__).parent / "data"
-GRADGUARD = Path(sys.executable).parent / "gradguard"
 
 ROUND = '''import tensorflow as tf
 
@@ -51,10 +49,10 @@ def project(tmp_path_factory) -> Path:
 
 
 def output(project: Path, fmt: str, *extra: str) -> str:
-    result = subprocess.run([str(GRADGUARD), "check", "--no-cache", "--extend-select", "GG900", "--format", fmt,
-                             *extra, "."], cwd=project, capture_output=True, text=True, timeout=120)
-    assert result.returncode == 1, result.stderr
-    return result.stdout
+    code, out, err = gradguard("check", "--no-cache", "--extend-select", "GG900", "--format", fmt, *extra, ".",
+                               cwd=project)
+    assert code == 1, err
+    return out
 
 
 def test_the_project_has_every_kind_of_finding(project):
