@@ -327,9 +327,10 @@ def test_dangling_symlinks_and_symlink_loops_do_not_crash(capsys):
     code, _, err = fix(capsys, ".")
     assert code == 0 and Path("a.py").read_text() == SAFE_FIXED
     assert "loop1.py: symlink loop; skipped" in err and "loop2.py: symlink loop; skipped" in err
-    code, out, err = fix(capsys, "gone.py", "loop1.py")  # named explicitly: reported, no traceback
-    assert code == 1 and "gone.py:1:1: E902 cannot read: No such file or directory" in out
-    assert "gradguard: loop1.py: symlink loop; skipped" in err
+    code, out, err = fix(capsys, "gone.py", "loop1.py", "a.py")  # named explicitly: exit 2 like a missing path
+    assert code == 2 and "Traceback" not in err
+    assert "gradguard: gone.py: symlink to missing.py, which does not exist; cannot be read" in err
+    assert "gradguard: loop1.py: symlink loop; cannot be read" in err
 
 
 # ------------------------------------------------------------------------------ read-only

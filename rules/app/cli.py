@@ -64,7 +64,8 @@ def _silence_stdout() -> None:
 
 
 def _dispatch(argv: list[str]) -> int:
-    parser, commands = _parser()
+    parser = _parser()
+    commands = parser.commands
     if not argv:  # like ruff: a command is required
         parser.print_usage(sys.stderr)
         _error("give a command: check, rule or server (`gradguard help` says more)")
@@ -84,7 +85,8 @@ def _dispatch(argv: list[str]) -> int:
     return 0
 
 
-def _parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]]:
+def _parser() -> argparse.ArgumentParser:
+    """The `gradguard` parser; `.commands` holds each command's own parser (for its usage)."""
     parser = argparse.ArgumentParser(
         prog="gradguard", description="Find TensorFlow code whose loss gets no gradient, and fix it."
     )
@@ -98,7 +100,8 @@ def _parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParse
     rule.add_argument("--format", "--output-format", dest="format", choices=("text", "json"), default="text")
     server = commands.add_parser("server", help="start the language server (options are passed on to it)")
     commands.add_parser("help", help="print this help, or a command's: gradguard help check")
-    return parser, {"check": check, "rule": rule, "server": server}
+    parser.commands = {"check": check, "rule": rule, "server": server}
+    return parser
 
 
 def _add_check(check: argparse.ArgumentParser) -> None:

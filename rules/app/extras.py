@@ -43,6 +43,8 @@ def unreadable(argument: str) -> str | None:
     path = Path(argument)
     if path.is_symlink() and resolve(path) is None:
         return "symlink loop; cannot be read"
+    if path.is_symlink() and not path.exists():
+        return f"symlink to {os.readlink(path)}, which does not exist; cannot be read"
     return None
 
 
@@ -173,9 +175,9 @@ def _codes_by_line(found: list[Diagnostic]) -> dict[int, list[str]]:
 def _unused_suppression_findings(run, files: list[tuple[str, Path]]) -> list:
     """GG900 for each file: its suppression comments against every enabled finding before suppression."""
     out = []
-    config = run.config
     resolvers: dict[Path, JediResolver] = {}
     for display, path in files:
+        config = _config_of(run, path)
         document = _read(display, path)
         if document is None:
             continue
@@ -188,7 +190,7 @@ def _unused_suppression_findings(run, files: list[tuple[str, Path]]) -> list:
             continue
         cross_module = {}
         if not run.args.no_jedi and config.jedi:
-            root = project_root(path, config)
+            root = project_root(path, run.config)
             resolver = resolvers.setdefault(root, JediResolver(str(root)))
             cross_module = {"resolver": resolver, "budget": Budget(config.jedi_time_budget)}
         try:
@@ -199,3 +201,9 @@ def _unused_suppression_findings(run, files: list[tuple[str, Path]]) -> list:
         source = notebook if notebook is not None else document.text
         out.extend((display, source, diagnostic) for diagnostic in unused_suppressions(python, enabled))
     return out
+
+
+def _config_of(run, path: Path) -> Config:
+    """The file's own configuration (its nearest [tool.gradguard]) where the run has one per file."""
+    config_for = getattr(run, "config_for", None)
+    return config_for(path) if config_for is not None else run.config
