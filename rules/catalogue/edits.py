@@ -66,12 +66,15 @@ def wrap_call(doc: Document, node: ast.AST, function: str) -> tuple[str, list[Ed
     return alias, [replace(doc, node, f"{alias}.{function}({doc.text(node)})"), *imports]
 
 
-def straight_through(doc: Document, call: ast.Call, value: ast.AST, op: str, name: str) -> Fix:
+def straight_through(doc: Document, call: ast.Call, value: ast.AST, op: str, name: str,
+                     namespace: str | None = None) -> Fix:
     """`round(x)` → `x + tf.stop_gradient(tf.round(x) - x)`: rounded forward, identity backward.
 
     An operand that is more than a name is computed once, bound with `:=`: `model(x)` three times
-    would run three forward passes (dropout would differ, batch-norm statistics update thrice)."""
-    alias, imports = tensorflow_alias(doc)
+    would run three forward passes (dropout would differ, batch-norm statistics update thrice).
+    With a `namespace` (`ops` for `ops.ceil(x)`, keras.ops), the estimator is written with it: a
+    KerasTensor of a functional model being built cannot go through TensorFlow functions."""
+    alias, imports = (namespace, []) if namespace else tensorflow_alias(doc)
     x = doc.text(value)
     if isinstance(value, (ast.Name, ast.Attribute)) or _in_comprehension_iterable(doc, call):
         first = x if isinstance(value, (ast.Name, ast.Attribute, ast.Subscript, ast.Call)) else f"({x})"

@@ -14,6 +14,9 @@ def sink_phrase(sink: Sink, dead: list[Origin], partial: bool) -> str:
     names = ", ".join(f"the layers of `{o.name}` {o.part}" if o.part else f"`{o.variables_text()}`" for o in dead)
     if sink.kind is SinkKind.LOSS_FUNCTION:
         return f"{sink.label} returns a loss with no gradient for {names}"
+    if sink.kind is SinkKind.FIT:
+        tail = " (other layers still train)" if partial else ""
+        return f"{sink.label} trains nothing of {names}{tail}"
     tail = " (other variables still get theirs)" if partial else ""
     return f"the loss given to {sink.label} gets no gradient for {names}{tail}"
 

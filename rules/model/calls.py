@@ -7,7 +7,7 @@ import ast
 from ..source.imports import is_differentiable_numpy, is_numpy, is_tensorflow
 from .facts import MinimizeCall, name_key
 from .frame import Frame
-from .library import (COLLECTION_ADDERS, GRADIENT_METHODS, KERAS_MODEL_FACTORIES, KERAS_MODEL_PREFIXES,
+from .library import (COLLECTION_ADDERS, FIT_METHODS, GRADIENT_METHODS, KERAS_MODEL_FACTORIES, KERAS_MODEL_PREFIXES,
                       MODEL_RETURNING_METHODS, NOT_FORWARD_METHODS, NOT_TENSOR_NAMESPACES, PREDICT_METHODS)
 from .values import UNKNOWN, Break, Grad, Kind, Origin, OriginKind, Site, Value, cut_by, evolve, join
 
@@ -168,7 +168,12 @@ class Calls:
             return self.op(join([self._model_output(receiver, node, frame), *site.args]), node, frame)
         if callee.kind == Kind.MODEL or (receiver is not None and receiver.kind == Kind.MODEL and method == "call"):
             return self.run_layer(callee if callee.kind == Kind.MODEL else receiver, site, frame)
-        if receiver is not None and receiver.kind == Kind.MODEL and _runs_the_model(method):
+        if receiver is not None and receiver.kind == Kind.MODEL and method in FIT_METHODS:
+            self.record_fit(site, receiver, frame)
+        if receiver is not None and receiver.kind == Kind.MODEL and method == "add":
+            self.add_layer(site, receiver, frame)
+        if receiver is not None and receiver.kind == Kind.MODEL and _runs_the_model(method) \
+                and not self._plain_attribute(node.func, callee, frame):
             output = self._model_output(receiver, node, frame)
             return self.op(join([output, *site.args, *site.keywords.values()]), node, frame)
         if callee.kind == Kind.CALLABLE and isinstance(callee.func, ast.ClassDef):
@@ -191,6 +196,11 @@ class Calls:
             origin = Origin(OriginKind.MODEL, node.func.id, f"name:{node.func.id}", self.doc.span(node.func), guessed=True)
             return self._special_call(site, Value(kind=Kind.MODEL, model=origin), frame)
         return None
+
+    def _plain_attribute(self, func: ast.AST, callee: Value, frame: Frame) -> bool:
+        """`self.activation(x)` where `__init__` stored a function there: not a method of the model."""
+        key = name_key(func)
+        return frame.cls is not None and key in frame.cls.attrs and callee.kind != Kind.MODEL
 
     def _plain_class_method(self, receiver: Value, method: str) -> bool:
         guessed = receiver.model is not None and receiver.model.guessed

@@ -18,6 +18,7 @@ class SinkKind(enum.Enum):
     LOSS_FUNCTION = "loss-function"  # what a loss given to `compile` (or a keras.losses.Loss) returns
     COMPUTE_LOSS = "compute-loss"    # `self.compute_loss(x, y, y_pred)` in a train_step
     MINIMIZE = "minimize"            # `optimizer.minimize(loss_fn, var_list)`
+    FIT = "fit"                      # `model.fit(...)`: Keras differentiates the compiled loss for the model
 
 
 @dataclass

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import ast
 
-from .facts import ClassInfo
+from .facts import ClassInfo, Sink, SinkKind, name_key
 from .frame import Frame
 from .values import NO_EFFECT, UNKNOWN, Break, Cut, Grad, Kind, LayerEffect, Origin, OriginKind, Site, Value, evolve, join
 
@@ -77,8 +77,11 @@ class Layers:
         qual = site.qualname or ""
         name = qual.rsplit(".", 1)[-1]
         if qual in SEQUENTIAL:
+            written = site.arg_node(0, "layers")
+            if written is None or isinstance(written, (ast.List, ast.Tuple)) and not written.elts:
+                return LayerEffect(layers=())  # `keras.Sequential()`, filled by `model.add(...)`
             layers = site.args[0] if site.args else site.keywords.get("layers", UNKNOWN)
-            return _sequential_effect(layers.items or ()) if layers.items else None
+            return _sequential_effect(layers.items) if layers.items else None
         if qual in FUNCTIONAL:
             outputs = site.args[1] if len(site.args) > 1 else site.keywords.get("outputs")
             return _functional_effect(outputs) if outputs is not None else None
@@ -108,9 +111,12 @@ class Layers:
         qual = self.imports.qualname(function)
         if qual is None:
             return None
+        # The rules look at a call: `Lambda(tf.argmax)` is asked about as `tf.argmax(x)` would be,
+        # a call spanning the function's name (never shown: the layer gets no fix).
+        call = ast.copy_location(ast.Call(func=function, args=[], keywords=[]), function)
         origin = Origin(OriginKind.PARAM, "x", "param0", self.doc.span(function), index=0)
         argument = Value(frozenset({Grad(origin, self.doc.span(function), None)}), kind=Kind.TENSOR)
-        site = Site(function, qual, None, None, [argument], {}, self.doc)
+        site = Site(call, qual, None, None, [argument], {}, self.doc)
         for rule in self.break_rules:
             label = rule.match(site)
             if label is not None:
@@ -118,24 +124,55 @@ class Layers:
                              deliberate=rule.absorbs_cuts, inside=inside)
         return None
 
+    def add_layer(self, site: Site, model: Value, frame: Frame) -> None:
+        """`model.add(layer)` on a `Sequential`: its effect now includes the layer."""
+        key = name_key(site.node.func.value)
+        layer = site.args[0] if site.args else UNKNOWN
+        if key is None or model.effect is None or model.effect.layers is None or layer.kind != Kind.MODEL:
+            return
+        frame.env[key] = evolve(model, effect=_compose((*model.effect.layers, layer.effect or NO_EFFECT)))
+
+    def record_fit(self, site: Site, model: Value, frame: Frame) -> None:
+        """`model.fit(...)`: Keras differentiates the compiled loss for every variable of the
+        model; what the model's layers cut is cut for it."""
+        effect = self.effect_of(model)
+        if frame.summary or model.model is None or effect is None:
+            return
+        grad = Grad(model.model, self.doc.span(site.node), None)
+        cuts = set()
+        live = frozenset()
+        if effect.weights_cut is not None:
+            cuts.add(Cut(effect.weights_cut, grad))
+        elif effect.some_cut is not None:
+            cuts.add(Cut(effect.some_cut, evolve(grad, origin=_part(model.model, effect))))
+            live = frozenset({grad})
+        if cuts:
+            target = Value(live, frozenset(cuts), Kind.TENSOR)
+            self.analysis.sinks.append(Sink(SinkKind.FIT, site.node, site.node, target, None, None,
+                                            self.doc.short(site.node.func), frame.function))
+
     # ------------------------------------------------------------------ calling a layer
     def run_layer(self, model: Value, site: Site, frame: Frame) -> Value:
         """`layer(x)`: its output depends on its variables and its inputs, except what it cuts."""
-        output = self._model_output(model, site.node, frame)
-        args = list(site.args)
         effect = self.effect_of(model)
-        if effect is not None and effect.earlier_cut is not None and model.model is not None and output.live:
-            part = evolve(model.model, key=f"{model.model.key}#before:{effect.name}", part=f"before `{effect.name}`",
-                          part_of=model.model.key)
-            brk = evolve(effect.earlier_cut, via=self.doc.span(site.node), value_text=self.doc.short(site.node))
-            output = evolve(output, cut=output.cut | {Cut(brk, evolve(g, origin=part)) for g in output.live})
+        # A layer without weights (`Flatten`, `Lambda`) starts no gradient of its own.
+        output = Value(kind=Kind.TENSOR) if effect is not None and effect.weightless else \
+            self._model_output(model, site.node, frame)
+        args = list(site.args)
+        if effect is not None and effect.some_cut is not None and model.model is not None and output.live:
+            brk = evolve(effect.some_cut, via=self.doc.span(site.node), value_text=self.doc.short(site.node),
+                         inner=effect.some_cut)
+            part = _part(model.model, effect)
+            span = self.doc.span(site.node)
+            dead = {Cut(brk, Grad(origin, span, None)) for origin in effect.dead}
+            output = evolve(output, cut=output.cut | dead | {Cut(brk, evolve(g, origin=part)) for g in output.live})
         if effect is not None and (effect.weights_cut or effect.input_cut):
             via, text = self.doc.span(site.node), self.doc.short(site.node)
             if effect.weights_cut is not None:
-                brk = evolve(effect.weights_cut, via=via, value_text=text)
+                brk = evolve(effect.weights_cut, via=via, value_text=text, inner=effect.weights_cut)
                 output = Value(frozenset(), frozenset(Cut(brk, g) for g in output.live), Kind.TENSOR)
             if effect.input_cut is not None and args:
-                brk = evolve(effect.input_cut, via=via, value_text=text)
+                brk = evolve(effect.input_cut, via=via, value_text=text, inner=effect.input_cut)
                 first = args[0]
                 args[0] = Value(frozenset(), first.cut | frozenset(Cut(brk, g) for g in first.live), Kind.TENSOR)
         return self.op(join([output, *args, *site.keywords.values()]), site.node, frame)
@@ -161,11 +198,13 @@ def _effect_of_summary(summary: Value, own: Origin | None, inside: str, param: i
 def _sequential_effect(layers: tuple[Value, ...]) -> LayerEffect | None:
     """Layers in order: a layer that cuts its input cuts every layer before it; the model's
     weights are all cut when every layer that may have weights is cut."""
-    models = [layer for layer in layers if layer.kind == Kind.MODEL]
-    effects = [layer.effect or NO_EFFECT for layer in models]
+    return _compose(tuple(layer.effect or NO_EFFECT for layer in layers if layer.kind == Kind.MODEL))
+
+
+def _compose(effects: tuple[LayerEffect, ...]) -> LayerEffect:
     last = max((i for i, e in enumerate(effects) if e.input_cut is not None), default=None)
     if last is None:
-        return None
+        return LayerEffect(layers=effects)
     input_cut = effects[last].input_cut
     weights_cut = input_cut
     for effect in effects[last:]:
@@ -177,14 +216,34 @@ def _sequential_effect(layers: tuple[Value, ...]) -> LayerEffect | None:
             weights_cut = None  # some layer at or after the break still trains
             break
     trained_before = any(not e.weightless for e in effects[:last])
-    earlier_cut = input_cut if weights_cut is None and trained_before else None
-    return LayerEffect(input_cut=input_cut, weights_cut=weights_cut, name=effects[last].name, earlier_cut=earlier_cut)
+    own_cut = effects[last].weights_cut is not None
+    some_cut = input_cut if weights_cut is None and (trained_before or own_cut) else None
+    name = f"`{effects[last].name}`" if effects[last].name else "the break"
+    part = f"up to {name}" if own_cut else f"before {name}"
+    return LayerEffect(input_cut=input_cut, weights_cut=weights_cut, name=effects[last].name, some_cut=some_cut,
+                       part=part, layers=effects)
 
 
 def _functional_effect(outputs: Value) -> LayerEffect | None:
     """`keras.Model(inputs, outputs)`: when no layer reaches the outputs any more and some did,
-    calling the model gives its weights nothing."""
-    if outputs.live or not outputs.cut:
+    calling the model gives its weights nothing; when some layers reach them only through a break
+    (and by no other path), those layers get nothing."""
+    live = {g.origin for g in outputs.live}
+    dead = [c for c in outputs.cut if c.grad.origin not in live and not c.brk.deliberate]
+    if not dead:
         return None
-    cut = sorted(outputs.cut, key=lambda c: (c.brk.span, c.brk.code))[0]
-    return LayerEffect(weights_cut=cut.brk)
+    cut = sorted(dead, key=lambda c: (c.brk.span, c.brk.code))[0]
+    brk = cut.brk.inner or cut.brk  # reported where the model runs, or where it breaks
+    if live:
+        dead_origins = frozenset(c.grad.origin for c in dead if c.grad.origin.kind is OriginKind.MODEL)
+        return LayerEffect(some_cut=brk, part=f"before {_short_label(brk.label)}", dead=dead_origins)
+    return LayerEffect(weights_cut=brk)
+
+
+def _short_label(label: str) -> str:
+    return label.split(", which", 1)[0]
+
+
+def _part(model: Origin, effect: LayerEffect) -> Origin:
+    """The origin of the layers of `model` a `some_cut` leaves without a gradient."""
+    return evolve(model, key=f"{model.key}#{effect.part}", part=effect.part, part_of=model.key)

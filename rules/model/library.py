@@ -35,4 +35,5 @@ NOT_TENSOR_NAMESPACES = ("tensorflow.nest.", "tensorflow.saved_model.", "tensorf
                          "tensorflow.Module", "tensorflow.function", "tensorflow.compat.v1.train.",
                          "tensorflow.compat.v1.saved_model.")
 GRADIENT_METHODS = {"gradient", "jacobian", "batch_jacobian"}
+FIT_METHODS = {"fit", "fit_generator", "train_on_batch"}  # Keras differentiates the compiled loss
 COLLECTION_ADDERS = {"append", "extend", "insert", "add", "appendleft", "update"}

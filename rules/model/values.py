@@ -99,6 +99,8 @@ class Break:
     path: str | None = None           # the helper's file, when it is another module
     deliberate: bool = False          # a cut made on purpose (`tf.stop_gradient`), not an accident
     inside: str | None = None         # the layer whose `call` breaks, for messages: "`QuantizedDense.call`"
+    # The break as it is inside the layer, before a call of the layer reported it at the call.
+    inner: "Break | None" = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True)
@@ -111,9 +113,12 @@ class LayerEffect:
     weights_cut: Break | None = None
     weightless: bool = False
     name: str = ""                     # the layer, for messages: "QuantizedDense", "Lambda"
-    # In a `Sequential` whose later layers still train: the break that leaves every layer before
-    # `name` without a gradient.
-    earlier_cut: Break | None = None
+    # Some of its layers lose their gradient while others still train (a `Sequential` with a
+    # cut in the middle): the break, and which layers ("before `Lambda`").
+    some_cut: Break | None = None
+    part: str = ""
+    layers: tuple["LayerEffect", ...] | None = None  # a `Sequential`'s layers so far (`model.add`)
+    dead: frozenset[Origin] = frozenset()  # inner models a functional model's `some_cut` cuts (`seg_net`)
 
 
 NO_EFFECT = LayerEffect()

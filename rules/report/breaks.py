@@ -73,9 +73,11 @@ def _fixable_here(brk) -> bool:
     """A break in the line reported is fixed there; one in a layer's `call` of this file is fixed
     in the `call` (the straight-through estimator keeps the forward value for every caller). A
     break in a helper keeps its meaning for the helper's other callers, so it is left to the user."""
+    if brk.inside is not None and not isinstance(brk.node, ast.Call):
+        return False  # `Lambda(tf.round)`: the function is named, not called, there
     if brk.via is None:
         return True
-    return brk.inside is not None and brk.path is None and isinstance(brk.node, ast.Call)
+    return brk.inside is not None and brk.path is None
 
 
 def _display_path(path: str, relative_to: str) -> str:

@@ -1,10 +1,9 @@
-# expect: GG402@19
+# expect: GG402@18
 # tensorflow: none
 # fixed: nofix
 # shape: communication autoencoder whose relay decodes the signal with a Lambda(decodeSignal): softmax then K.one_hot(K.argmax(x)); the model output is that one-hot vector
 # source: https://github.com/keras-team/keras/issues/9169
 # family: 3
-# gap: the function given to `keras.layers.Lambda` in a functional model trained with `fit` is not analysed, so the argmax inside `decodeSignal` is not reported
 import numpy as np
 import tensorflow as tf
 import keras

@@ -1,10 +1,9 @@
-# expect: GG401@17
+# expect: GG401@16
 # tensorflow: none
 # fixed: ok
 # shape: count regressor with a PReLU branch rounded up with keras.ops.ceil (tf.math.ceil in the thread) and concatenated with the Dense features it came from; only the PReLU's alpha lies behind the ceil, and fit warns that p_re_lu/alpha has no gradient
 # source: https://github.com/keras-team/keras/issues/15716
 # family: 4
-# gap: the finding is right, but the straight-through fix rewrites `ops.ceil(activated)` on a Keras symbolic tensor as `activated + tf.stop_gradient(tf.math.ceil(activated) - activated)`, which Keras 3 rejects while building the functional model (ValueError: A KerasTensor cannot be used as input to a TensorFlow function); it should stay in keras.ops
 import numpy as np
 import tensorflow as tf
 import keras

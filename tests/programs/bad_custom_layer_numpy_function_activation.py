@@ -1,10 +1,9 @@
-# expect: GG107@31
+# expect: GG107@30
 # tensorflow: none
 # fixed: nofix
 # shape: Dense-like custom Layer whose call passes K.dot(inputs, W) through a numpy helper with tf.numpy_function (tf.py_func in TF1) before the activation, trained with fit
 # source: https://github.com/keras-team/keras/issues/6163
 # family: 3
-# gap: a `tf.numpy_function` inside a custom layer's `call`, in a `keras.Sequential` trained with `fit` (no tape in the program), is not reported; the same break reached from a tape is
 import numpy as np
 import tensorflow as tf
 import keras

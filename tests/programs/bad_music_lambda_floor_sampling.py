@@ -1,10 +1,9 @@
-# expect: GG401@17
+# expect: GG401@16
 # tensorflow: none
 # fixed: ok
 # shape: piano-roll output layer sampling keys with Lambda(floor_sampling), tf.floor(x + uniform noise), last layer of a Sequential trained with fit
 # source: https://github.com/keras-team/keras/issues/5521
 # family: 3
-# gap: the function given to `keras.layers.Lambda` added to a `keras.Sequential` with `model.add` and trained with `fit` is not analysed, so the `tf.floor` inside `floor_sampling` is not reported
 import numpy as np
 import tensorflow as tf
 import keras

@@ -1,10 +1,9 @@
-# expect: GG402@22
+# expect: GG402@21
 # tensorflow: none
 # fixed: nofix
 # shape: encoder-decoder over token ids whose encoder output goes through Lambda(K.argmax, arguments={'axis': -1}) and Lambda(K.cast, arguments={'dtype': 'float32'}) into the decoder; the encoder's weights get None
 # source: https://github.com/keras-team/keras/issues/11157
 # family: 3
-# gap: `keras.layers.Lambda(K.argmax, arguments=...)` wraps a library function (an attribute, not a lambda or a def) in a functional model trained with `fit`; it is not reported (and the working tree's Lambda support raised AttributeError on it while this was written)
 import numpy as np
 import tensorflow as tf
 import keras

@@ -1,10 +1,9 @@
-# expect: GG401@17
+# expect: GG401@16
 # tensorflow: none
 # fixed: ok
 # shape: functional model clipping and rounding an intermediate layer with Lambda(lambda x: K.round(K.clip(x, 0, 1))) before a merge layer; the branch before the Lambda gets None
 # source: https://github.com/keras-team/keras/issues/5107
 # family: 3
-# gap: an inline `Lambda(lambda x: K.round(K.clip(x, 0, 1)))` in a functional model trained with `fit` is not analysed; only the layers before it lose their gradient, the merge keeps the others
 import numpy as np
 import tensorflow as tf
 import keras

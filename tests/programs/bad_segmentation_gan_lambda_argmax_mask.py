@@ -1,10 +1,9 @@
-# expect: GG402@37
+# expect: GG402@36
 # tensorflow: none
 # fixed: nofix
 # shape: adversarial segmentation: the generator's two-class mask goes through Lambda(lambda x: K.cast(K.expand_dims(K.argmax(x, axis=-1), axis=-1), 'float32')) into the discriminator; the generator step (GradientTape) gets None for every generator weight
 # source: https://github.com/eriklindernoren/Keras-GAN/issues/61
 # family: 3
-# gap: the argmax inside an inline `Lambda` of the functional `combined` model called in the tape is not seen; gradguard reports GG302 at `tape.gradient` instead, blaming the choice of `seg_net.trainable_variables` rather than the argmax that cuts them
 import numpy as np
 import tensorflow as tf
 import keras

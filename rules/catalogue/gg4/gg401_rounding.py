@@ -1,6 +1,8 @@
 """GG401: `tf.round`, `tf.floor`, `tf.math.ceil` or `tf.math.rint` on the only path to the loss."""
 from __future__ import annotations
 
+import ast
+
 from ._no_gradient_op import NoGradientOp
 from ..edits import straight_through
 
@@ -54,4 +56,9 @@ grads = tape.gradient(loss, model.trainable_variables)
         op = _OPS.get(doc.imports.qualname(call.func).rsplit(".", 1)[-1])
         if op is None or len(call.args) != 1 or call.keywords:
             return []
+        qual = doc.imports.qualname(call.func)
+        if qual.startswith("keras.ops.") and isinstance(call.func, ast.Attribute):
+            # `ops.ceil(x)` → `x + ops.stop_gradient(ops.ceil(x) - x)`, in the namespace written
+            return [straight_through(doc, call, call.args[0], call.func.attr, doc.text(call.func),
+                                     doc.text(call.func.value))]
         return [straight_through(doc, call, call.args[0], op, doc.text(call.func))]
