@@ -3,8 +3,8 @@
     [tool.gradguard]
     select = ["GG1", "GG3"]          # code prefixes, like ruff: "GG1" selects GG101..GG199
     ignore = ["GG303"]               # wins over select
-    exclude = ["generated/"]         # gitignore-style globs, relative to this file's folder
-    extend-exclude = ["legacy/**"]
+    exclude = ["generated/"]         # gitignore-style globs, relative to this file's folder; replaces the defaults
+    extend-exclude = ["legacy/**"]   # added to `exclude` (or to the defaults): what you usually want
     jedi = true                      # follow calls into other modules (jedi); false: one file at a time
     jedi-time-budget = 1.0           # seconds of jedi per file; past it, what one file shows stands
     model-names = ["brain"]          # also guess these names to be Keras models (docs/name-conventions.md)
@@ -16,6 +16,11 @@
     GG202 = "info"
 
 Globs follow gitignore semantics (project/globs.py), the same rules as the `.gitignore` files of a walk.
+
+Each file is configured by the nearest pyproject.toml with a `[tool.gradguard]` table at or above its
+folder, alone: a nearer table replaces the outer one entirely (ruff's hierarchical configuration
+without `extend`), so `gradguard check .` and `gradguard check sub` configure `sub/x.py` alike
+(`Configs`). `--config FILE` configures every file with that one file. docs/configuration.md.
 """
 from __future__ import annotations
 
@@ -23,6 +28,7 @@ import difflib
 import os
 import re
 import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 
@@ -30,14 +36,23 @@ from ..catalogue import registry
 from ..diagnostics import Severity
 from ..model.conventions import DEFAULT as DEFAULT_CONVENTIONS
 from ..model.conventions import NameConventions
-from .globs import glob_matches_path
+from .globs import exclude_spec, glob_matches_path
 
+# What `exclude` is unless a configuration sets it: ruff's default excludes (version control, virtual
+# environments, tool caches, build output, Jupyter's checkpoint copies of every notebook), plus
+# build/, __pycache__/ and gradguard's own cache. Each is a gitignore glob: a name at any depth.
 DEFAULT_EXCLUDES = (
-    ".git", ".venv", "venv", "__pycache__", "node_modules", "build", "dist", ".tox", ".mypy_cache",
-    "site-packages", ".gradguard_cache",
+    ".bzr", ".direnv", ".eggs", ".git", ".git-rewrite", ".hg", ".ipynb_checkpoints", ".mypy_cache", ".nox",
+    ".pants.d", ".pyenv", ".pytest_cache", ".pytype", ".ruff_cache", ".svn", ".tox", ".venv", ".vscode",
+    "__pypackages__", "_build", "buck-out", "dist", "node_modules", "site-packages", "venv",
+    "build", "__pycache__", ".gradguard_cache",
 )
 _KEYS = ("select", "ignore", "per-file-ignores", "severity", "exclude", "extend-exclude", "jedi", "jedi-time-budget",
          "model-names", "next-state-names", "guess-from-names")
+_NOT_SUPPORTED = {
+    "extend": "gradguard does not extend configuration files: the nearest [tool.gradguard] configures its "
+              "folder alone; repeat the outer settings you want to keep",
+}
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _CODE_PREFIX = re.compile(r"^[A-Z]+[0-9]*$")
 
@@ -52,7 +67,7 @@ class Config:
     ignore: tuple[str, ...] = ()
     per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
     severity: dict[str, Severity] = field(default_factory=dict, hash=False)
-    exclude: tuple[str, ...] = ()
+    exclude: tuple[str, ...] = DEFAULT_EXCLUDES  # a configuration's `exclude` replaces the defaults
     extend_exclude: tuple[str, ...] = ()
     root: Path | None = None  # folder of the config file: globs are relative to it
     jedi: bool = True          # follow calls into other modules with jedi
@@ -73,10 +88,37 @@ class Config:
     def severity_for(self, code: str, default: Severity) -> Severity:
         return self.severity.get(code, default)
 
-    def excluded(self, path: str | os.PathLike, is_dir: bool = False) -> bool:
-        """True when a config `exclude`/`extend-exclude` glob matches the path or a parent."""
+    def excluded(self, path: str | os.PathLike, is_dir: bool = False, named: bool = False) -> bool:
+        """True when an `exclude`/`extend-exclude` glob matches the path or a parent.
+
+        A file `named` on the command line (pre-commit names every file) honours the globs the
+        configuration gives, but not the default excludes: `gradguard check build/x.py` checks it.
+        """
         rel = self.relative(path)
-        return any(glob_matches_path(glob, rel, is_dir) for glob in self.exclude + self.extend_exclude)
+        if not named and self._default_excludes and any(part in DEFAULT_EXCLUDES for part in rel.split("/")):
+            return True
+        globs = self._configured_excludes
+        return bool(globs) and exclude_spec(globs).matches_path(rel, is_dir)
+
+    def excluded_entry(self, path: str | os.PathLike, is_dir: bool = False) -> bool:
+        """True when this entry of a walk is excluded (the walk came through its folders).
+
+        The default excludes are names, matched against the entry's own name: a folder named on
+        the command line is walked whatever its name (as ruff does). Configured globs apply to
+        what is inside an excluded folder too, as they do for named files.
+        """
+        if self._default_excludes and os.path.basename(path) in DEFAULT_EXCLUDES:
+            return True
+        globs = self._configured_excludes
+        return bool(globs) and exclude_spec(globs).matches(self.relative(path), is_dir)
+
+    @property
+    def _default_excludes(self) -> bool:
+        return self.exclude == DEFAULT_EXCLUDES
+
+    @property
+    def _configured_excludes(self) -> tuple[str, ...]:
+        return self.extend_exclude if self._default_excludes else self.exclude + self.extend_exclude
 
     def relative(self, path: str | os.PathLike) -> str:
         """`path` as a posix path relative to the config folder (as given when outside it)."""
@@ -121,12 +163,84 @@ def load_config(start: Path) -> tuple[Config, Path | None]:
 
 
 def load_config_file(path: Path) -> Config:
-    """An explicit --config file: a pyproject.toml (its `[tool.gradguard]`) or a gradguard.toml."""
+    """An explicit --config file, whatever its name: its `[tool.gradguard]` table when it has one
+    (a pyproject.toml without one gives the defaults), else its top-level keys (a gradguard.toml)."""
     if not path.is_file():
         raise ConfigError(f"{path}: config file not found")
     data = _read_toml(path)
-    table = data.get("tool", {}).get("gradguard", {}) if path.name == "pyproject.toml" else data
-    return _config_from_table(table, path)
+    tool = data.get("tool")
+    if isinstance(tool, dict) and "gradguard" in tool:
+        return _config_from_table(tool["gradguard"], path, in_tool_table=True)
+    if path.name == "pyproject.toml":
+        return _config_from_table({}, path, in_tool_table=True)
+    return _config_from_table(data, path)
+
+
+@dataclass
+class Configs:
+    """The configuration of each path: the nearest pyproject.toml with `[tool.gradguard]` at or
+    above its folder (each folder's answer cached), or one `fixed` configuration for every path
+    (--config). `adjust` puts what the command line says over each file's configuration; it must
+    be picklable (a module-level function or a functools.partial of one) for worker processes."""
+
+    fixed: Config | None = None
+    adjust: Callable[[Config], Config] | None = None
+    _folders: dict[str, Path | None] = field(default_factory=dict, repr=False)  # folder -> its pyproject
+    _configs: dict[Path | None, Config] = field(default_factory=dict, repr=False)
+
+    @classmethod
+    def of(cls, config: "Config | Configs") -> "Configs":
+        return config if isinstance(config, Configs) else cls(fixed=config)
+
+    def for_path(self, path: str | os.PathLike) -> Config:
+        """The configuration of a file (or of the files of a folder, for a folder)."""
+        absolute = os.path.abspath(path)
+        return self.for_folder(absolute if os.path.isdir(absolute) else os.path.dirname(absolute))
+
+    def for_folder(self, folder: str | os.PathLike) -> Config:
+        """The configuration of the files directly inside `folder`."""
+        if self.fixed is not None:
+            return self._adjusted(None, lambda: self.fixed)
+        pyproject = self._nearest(os.path.abspath(folder))
+        return self._adjusted(pyproject, lambda: _config_of(pyproject) if pyproject else Config())
+
+    def _adjusted(self, key: Path | None, load: Callable[[], Config]) -> Config:
+        config = self._configs.get(key)
+        if config is None:
+            config = load()
+            if self.adjust is not None:
+                config = self.adjust(config)
+            self._configs[key] = config
+        return config
+
+    def _nearest(self, folder: str) -> Path | None:
+        """The nearest pyproject.toml with `[tool.gradguard]` at or above `folder`."""
+        visited = []
+        current = folder
+        while current not in self._folders:
+            visited.append(current)
+            candidate = Path(current, "pyproject.toml")
+            if candidate.is_file() and _has_table(candidate):
+                self._folders[current] = candidate
+                break
+            parent = os.path.dirname(current)
+            if parent == current:
+                self._folders[current] = None
+                break
+            current = parent
+        found = self._folders[current]
+        for seen in visited:
+            self._folders[seen] = found
+        return found
+
+
+def _config_of(pyproject: Path) -> Config:
+    return _config_from_table(_read_toml(pyproject)["tool"]["gradguard"], pyproject)
+
+
+def _has_table(pyproject: Path) -> bool:
+    tool = _read_toml(pyproject).get("tool")
+    return isinstance(tool, dict) and "gradguard" in tool
 
 
 def _read_toml(path: Path) -> dict:
@@ -141,11 +255,15 @@ def _read_toml(path: Path) -> dict:
         raise ConfigError(f"{path}: cannot read: {error}") from None
 
 
-def _config_from_table(table: object, path: Path) -> Config:
-    where = f"{path}: [tool.gradguard]" if path.name == "pyproject.toml" else str(path)
+def _config_from_table(table: object, path: Path, in_tool_table: bool | None = None) -> Config:
+    if in_tool_table is None:
+        in_tool_table = path.name == "pyproject.toml"
+    where = f"{path}: [tool.gradguard]" if in_tool_table else str(path)
     if not isinstance(table, dict):
         raise ConfigError(f"{where}: expected a table")
     for key in table:
+        if key in _NOT_SUPPORTED:
+            raise ConfigError(f"{where}: {key!r} is not supported: {_NOT_SUPPORTED[key]}")
         if key not in _KEYS:
             raise ConfigError(f"{where}: unknown key {key!r}{_did_you_mean(key, _KEYS)}")
     check = Checker(where)
@@ -154,7 +272,7 @@ def _config_from_table(table: object, path: Path) -> Config:
         ignore=check.codes("ignore", table.get("ignore", [])),
         per_file_ignores=check.per_file_ignores(table.get("per-file-ignores", {})),
         severity=check.severities(table.get("severity", {})),
-        exclude=check.strings("exclude", table.get("exclude", [])),
+        exclude=check.strings("exclude", table.get("exclude", list(DEFAULT_EXCLUDES))),
         extend_exclude=check.strings("extend-exclude", table.get("extend-exclude", [])),
         root=path.parent.absolute(),
         jedi=check.boolean("jedi", table.get("jedi", True)),

@@ -1,5 +1,10 @@
 """Which files a run checks: PATH arguments expanded into Python files and notebooks, the way git
-sees a project (its .gitignore files, the configured excludes, the usual folders of tools)."""
+sees a project (its .gitignore files, the configured excludes, the usual folders of tools).
+
+Each entry of a folder is excluded by the configuration of that folder (the nearest
+`[tool.gradguard]`, config.Configs), so `gradguard check .` and `gradguard check sub` skip the
+same files of sub/; the default excludes (.git, .venv, .ipynb_checkpoints, ...) are that
+configuration's `exclude` unless it sets its own."""
 from __future__ import annotations
 
 import os
@@ -7,30 +12,33 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .config import DEFAULT_EXCLUDES, Config
+from .config import Config, Configs
 from .globs import GitIgnore
 
 
 @dataclass
 class Walk:
-    config: Config
+    config: Config | Configs  # one Config for every folder, or each folder's own (Configs)
     warn: Callable[[str], None]
     files: list[tuple[str, Path]] = field(default_factory=list)   # (display, path)
     seen: set[Path] = field(default_factory=set)
+
+    def __post_init__(self) -> None:
+        self.configs = Configs.of(self.config)
 
     def add_argument(self, argument: str) -> bool:
         """Collect the files of one PATH argument; False when it does not exist."""
         path = Path(argument)
         if not path.exists() and not path.is_symlink():
             return False
-        root = project_root(path, self.config)
+        root = project_root(path, self.configs.for_path(path))
         if path.is_symlink() and resolve(path) is None:  # was an internal error: fuzzing/test_fix_safety
             self.warn(f"{argument}: symlink loop; skipped")
         elif path.is_symlink() and not _inside(path.resolve(), root):
             self.warn(f"{argument}: symlink to {path.resolve()} points outside the project; skipped")
         elif path.is_dir():
             self._walk(path, root, _gitignores_above(path, root))
-        elif not self.config.excluded(path):  # config excludes apply even to named files (pre-commit)
+        elif not self.configs.for_path(path).excluded(path, named=True):  # pre-commit names files
             self._add(argument, path)
         return True
 
@@ -46,34 +54,37 @@ class Walk:
             return  # a symlink loop, or a folder given twice
         self.seen.add(real)
         gitignore = gitignore.extended(folder)
+        config = self.configs.for_folder(folder)
         try:
             entries = sorted(os.scandir(folder), key=lambda entry: entry.name)
         except OSError as error:
             self.warn(f"{folder}: cannot list folder: {error.strerror or error}")
             return
         for entry in entries:
-            self._visit(Path(folder, entry.name), entry, root, gitignore)
+            self._visit(Path(folder, entry.name), entry, root, gitignore, config)
 
-    def _visit(self, path: Path, entry: os.DirEntry, root: Path, gitignore: GitIgnore) -> None:
+    def _visit(self, path: Path, entry: os.DirEntry, root: Path, gitignore: GitIgnore, config: Config) -> None:
         try:
             is_dir = entry.is_dir()
         except OSError:  # ELOOP: a symlink loop made the whole run an internal error before
-            if not self._excluded(path, False, gitignore):
+            if not self._excluded(path, False, gitignore, config):
                 self.warn(f"{path}: symlink loop; skipped")
             return
-        if self._excluded(path, is_dir, gitignore):
+        if not is_dir and path.suffix not in (".py", ".ipynb"):
+            return  # nothing to check: no need to match it against any glob
+        if self._excluded(path, is_dir, gitignore, config):
             return
         if entry.is_symlink() and not _inside(path.resolve(), root):
             self.warn(f"{path}: symlink to {path.resolve()} points outside the project; skipped")
         elif is_dir:
             self._walk(path, root, gitignore)
-        elif entry.is_file() and path.suffix in (".py", ".ipynb"):
+        elif entry.is_file():
             self._add(str(path), path)
 
-    def _excluded(self, path: Path, is_dir: bool, gitignore: GitIgnore) -> bool:
-        if path.name in DEFAULT_EXCLUDES:
-            return True
-        return self.config.excluded(path, is_dir) or gitignore.ignored(path, is_dir)
+    @staticmethod
+    def _excluded(path: Path, is_dir: bool, gitignore: GitIgnore, config: Config) -> bool:
+        # The folders above were excluded or not when the walk came through them: the entry alone.
+        return config.excluded_entry(path, is_dir) or gitignore.ignored(path, is_dir)
 
 
 def resolve(path: Path) -> Path | None:

@@ -1,130 +1,147 @@
 """Globs with gitignore semantics: `exclude` and `per-file-ignores` in the configuration, and the
-`.gitignore` files a walk meets, follow one set of rules (implemented with `re`)."""
+`.gitignore` files a walk meets, follow one set of rules: git's, as pathspec's GitIgnoreSpec
+implements them (a name without a slash matches at any depth, a slash anchors to the folder of the
+file, a trailing slash means folders only, `**` crosses folders, `!` re-includes, the last matching
+line of a file wins and a deeper .gitignore wins over the ones above it).
+
+Paths are posix and relative to the folder the globs belong to; a folder is matched as `path/`.
+"""
 from __future__ import annotations
 
 import functools
 import os
-import re
-from dataclasses import dataclass, field
-from pathlib import Path
+from dataclasses import dataclass
+
+import pathspec
 
 from ..source.text import line_texts
 
 
 @dataclass(frozen=True)
-class IgnorePattern:
-    regex: re.Pattern
-    negated: bool
-    dir_only: bool
+class _Spec:
+    """One file's globs: pathspec's GitIgnoreSpec for files, its patterns one by one for folders.
+
+    A file is asked with its whole path, so GitIgnoreSpec applies git's rule that nothing inside
+    an excluded folder comes back with `!`. A folder the walk meets was not excluded above, so the
+    last pattern that matches it decides, as git does when it walks. Two departures of pathspec's
+    from what git's walk does are avoided that way: `*` then `!*/` keeps every folder (pathspec
+    lets the `*` win for `d/`), and `logs/**` is what is inside logs/, not logs/ itself (git walks
+    into logs/, so a later `!logs/keep.py` re-includes it), hence those lines are not asked about
+    folders. tests/test_file_walk.py compares the walk with `git ls-files`.
+    """
+
+    files: pathspec.GitIgnoreSpec
+    folders: tuple  # the patterns that can decide for a folder, in file order
+
+    def decides(self, rel_path: str, is_dir: bool) -> bool | None:
+        """True: excluded, False: re-included by a `!` line, None: no line is about it."""
+        if not is_dir:
+            return self.files.check_file(rel_path).include
+        folder = rel_path + "/"
+        for pattern in reversed(self.folders):
+            if pattern.match_file(folder):
+                return pattern.include
+        return None
+
+    @property
+    def empty(self) -> bool:
+        return not any(pattern.include is not None for pattern in self.files.patterns)
+
+
+def _git_line(line: str) -> str:
+    # pathspec reads `foo/**/` as `foo/` (everything in foo); in git it is the folders below foo,
+    # which `foo/**/*/` says to pathspec too.
+    stripped = line.rstrip(" ")
+    return stripped[:-1] + "*/" if stripped.endswith("/**/") else line
+
+
+def _valid(line: str) -> bool:
+    try:
+        pathspec.GitIgnoreSpec.from_lines([line])
+    except ValueError:
+        return False
+    return True
 
 
 @functools.lru_cache(maxsize=4096)  # the same globs are matched against every file of a walk
-def parse_gitignore_line(line: str) -> IgnorePattern | None:
-    """One line of a .gitignore, or None for blanks and comments."""
-    line = line.rstrip("\n").rstrip("\r")
-    if not line.endswith("\\ "):
-        line = line.rstrip(" ")
-    if not line or line.startswith("#"):
-        return None
-    negated = line.startswith("!")
-    if negated:
-        line = line[1:]
-    elif line.startswith("\\!") or line.startswith("\\#"):
-        line = line[1:]
-    dir_only = line.endswith("/")
-    line = line.rstrip("/")
-    if not line:
-        return None
-    return IgnorePattern(_glob_regex(line), negated, dir_only)
+def _spec(lines: tuple[str, ...]) -> _Spec:
+    lines = tuple(_git_line(line) for line in lines)
+    try:
+        spec = pathspec.GitIgnoreSpec.from_lines(lines)
+    except ValueError:  # a line git ignores as invalid (a lone backslash): pathspec raises
+        spec = pathspec.GitIgnoreSpec.from_lines([line for line in lines if _valid(line)])
+    folders = tuple(pattern for pattern in spec.patterns
+                    if pattern.include is not None and not str(pattern.pattern).rstrip(" ").endswith("/**"))
+    return _Spec(spec, folders)
 
 
-def _glob_regex(pattern: str) -> re.Pattern:
-    # A slash at the start or in the middle anchors the pattern to its folder; otherwise it
-    # matches a name at any depth.
-    anchored = "/" in pattern
-    pattern = pattern.lstrip("/")
-    body = _translate(pattern)
-    return re.compile(("^" if anchored else r"^(?:.*/)?") + body + "$", re.DOTALL)
+@dataclass(frozen=True)
+class Globs:
+    """A list of globs read as the lines of one .gitignore file."""
+
+    spec: _Spec
+
+    def matches(self, rel_path: str, is_dir: bool = False) -> bool:
+        """Does the last glob that matches this exact path exclude it?"""
+        return bool(rel_path) and self.spec.decides(rel_path, is_dir) is True
+
+    def matches_path(self, rel_path: str, is_dir: bool = False) -> bool:
+        """Does it match the path or one of its parent folders (which holds everything inside)?
+
+        As in git, a file inside an excluded folder cannot be re-included by a later `!` line.
+        """
+        parts = rel_path.split("/")
+        for depth in range(1, len(parts) + 1):
+            last = depth == len(parts)
+            if self.matches("/".join(parts[:depth]), is_dir if last else True):
+                return True
+        return False
 
 
-def _translate(pattern: str) -> str:
-    out, i = [], 0
-    while i < len(pattern):
-        if pattern.startswith("**/", i) and (i == 0 or pattern[i - 1] == "/"):
-            out.append(r"(?:.*/)?")  # zero or more folders
-            i += 3
-        elif pattern.startswith("**", i) and (i == 0 or pattern[i - 1] == "/") and i + 2 == len(pattern):
-            out.append(r".*")  # everything inside
-            i += 2
-        else:
-            piece, i = _translate_char(pattern, i)
-            out.append(piece)
-    return "".join(out)
-
-
-def _translate_char(pattern: str, i: int) -> tuple[str, int]:
-    char = pattern[i]
-    if char == "*":
-        return r"[^/]*", i + 1
-    if char == "?":
-        return r"[^/]", i + 1
-    if char == "\\" and i + 1 < len(pattern):
-        return re.escape(pattern[i + 1]), i + 2
-    if char == "[":
-        end = pattern.find("]", i + 2)
-        if end != -1:
-            inner = pattern[i + 1:end]
-            if inner.startswith("!"):
-                inner = "^" + inner[1:]
-            return "[" + inner.replace("\\", "\\\\") + "]", end + 1
-    return re.escape(char), i + 1
+@functools.lru_cache(maxsize=1024)
+def exclude_spec(globs: tuple[str, ...]) -> Globs:
+    """The compiled form of a configuration's glob list (compiled once per list)."""
+    return Globs(_spec(tuple(globs)))
 
 
 def glob_matches(glob: str, rel_path: str, is_dir: bool = False) -> bool:
     """Does one gitignore-style glob match this exact relative posix path?"""
-    pattern = parse_gitignore_line(glob)
-    if pattern is None or (pattern.dir_only and not is_dir):
-        return False
-    return bool(pattern.regex.match(rel_path))
+    return exclude_spec((glob,)).matches(rel_path, is_dir)
 
 
 def glob_matches_path(glob: str, rel_path: str, is_dir: bool = False) -> bool:
     """Does the glob match the path or one of its parent folders (which holds everything inside)?"""
-    parts = rel_path.split("/")
-    for depth in range(1, len(parts) + 1):
-        last = depth == len(parts)
-        if glob_matches(glob, "/".join(parts[:depth]), is_dir=is_dir if last else True):
-            return True
-    return False
+    return exclude_spec((glob,)).matches_path(rel_path, is_dir)
 
 
-@dataclass
+@dataclass(frozen=True)
 class GitIgnore:
-    """The patterns of the .gitignore files met while walking down from the project root."""
+    """The .gitignore files met while walking down from the project root: (folder, its globs),
+    outermost first."""
 
-    rules: list[tuple[Path, IgnorePattern]] = field(default_factory=list)
+    files: tuple[tuple[str, _Spec], ...] = ()
 
-    def extended(self, folder: Path) -> "GitIgnore":
-        file = folder / ".gitignore"
-        if not file.is_file():
-            return self
+    def extended(self, folder) -> "GitIgnore":
+        file = os.path.join(folder, ".gitignore")
         try:
-            lines = line_texts(file.read_text(encoding="utf-8", errors="replace"))
-        except OSError:
+            with open(file, encoding="utf-8", errors="replace") as handle:
+                text = handle.read()
+        except OSError:  # none here (the usual case), or unreadable
             return self
-        base = Path(os.path.abspath(folder))
-        added = [(base, p) for p in map(parse_gitignore_line, lines) if p is not None]
-        return GitIgnore(self.rules + added)
+        spec = _spec(tuple(line_texts(text)))
+        if spec.empty:  # only comments and blank lines
+            return self
+        return GitIgnore((*self.files, (os.path.abspath(folder), spec)))
 
-    def ignored(self, path: Path, is_dir: bool) -> bool:
-        # The last matching pattern wins, so deeper .gitignore files (added later) take priority.
-        verdict = False
-        path = Path(os.path.abspath(path))
-        for base, pattern in self.rules:
-            try:
-                rel = path.relative_to(base).as_posix()
-            except ValueError:
+    def ignored(self, path, is_dir: bool) -> bool:
+        # The deepest .gitignore with a line about the path decides; in it, the last such line.
+        absolute = os.path.abspath(path)
+        for base, spec in reversed(self.files):
+            prefix = base if base.endswith(os.sep) else base + os.sep
+            if not absolute.startswith(prefix):
                 continue
-            if (is_dir or not pattern.dir_only) and pattern.regex.match(rel):
-                verdict = not pattern.negated
-        return verdict
+            rel = absolute[len(prefix):].replace(os.sep, "/")
+            include = spec.decides(rel, is_dir)
+            if include is not None:
+                return include
+        return False
