@@ -4,6 +4,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import difflib
+import functools
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -13,7 +14,7 @@ from ..api import lint
 from ..diagnostics import Diagnostic
 from ..fix.loop import FixOutcome, NotebookJson, PythonText, fix_until_stable
 from ..model.inference import Budget, JediResolver
-from ..project.config import Config, load_config, load_config_file
+from ..project.config import Config, Configs, load_config_file
 from ..project.files import Walk, project_root
 from ..source.notebook import Notebook, NotebookError, relabel_lines
 from ..source.text import split_lines
@@ -59,7 +60,7 @@ class FileOutcome:
 @dataclass
 class CheckRun:
     args: argparse.Namespace
-    config: Config
+    config: Config  # the first PATH's (stdin's); each file has its own: config_for
     findings: list[Finding] = field(default_factory=list)
     diffs: list[str] = field(default_factory=list)
     fixed: int = 0
@@ -70,6 +71,13 @@ class CheckRun:
     deferred_errors: list[str] | None = None  # in a worker: errors for the parent to print
     results: list[tuple[Path, str, list[Diagnostic]]] = field(default_factory=list)  # (path, key, found)
     caches: dict[Path, ResultCache] = field(default_factory=dict)  # one per project root
+    configs: Configs | None = None  # each file's configuration (None: `config` for every file)
+
+    def config_for(self, path: Path | None) -> Config:
+        """The configuration of one file: its nearest [tool.gradguard] with the CLI's options over it."""
+        if path is None or self.configs is None:
+            return self.config
+        return self.configs.for_path(path)
 
     def merge(self, outcome: "FileOutcome") -> None:
         """Take in what a worker process found in one file."""
@@ -97,7 +105,8 @@ class CheckRun:
         """Report one document; returns its fixed text when it changed."""
         config_path = document.display if document.path is None else str(document.path)
         cross_module = self._cross_module(document)
-        lint_python = lambda source: lint(source, document.display, self.config, config_path, **cross_module)  # noqa: E731
+        config = self.config_for(document.path)
+        lint_python = lambda source: lint(source, document.display, config, config_path, **cross_module)  # noqa: E731
         try:
             if not (self.args.fix or self.args.diff):
                 diagnostics = lint_python(_python(document.text, document.is_notebook))
@@ -117,8 +126,9 @@ class CheckRun:
         return not (self.args.no_cache or self.args.fix or self.args.diff)
 
     def cache_key(self, document: Document) -> str:
-        jedi = not self.args.no_jedi and self.config.jedi
-        return result_key(document.raw, f"{self.config!r}|{document.display}|jedi={jedi}")
+        config = self.config_for(document.path)
+        jedi = not self.args.no_jedi and config.jedi
+        return result_key(document.raw, f"{config!r}|{document.display}|jedi={jedi}")
 
     def report_cached(self, item: tuple[str, Path]) -> bool:
         """Report a file from the cache when its bytes and settings are unchanged since it was stored."""
@@ -154,12 +164,13 @@ class CheckRun:
 
     def _cross_module(self, document: Document) -> dict:
         """The jedi resolver of the document's project and a fresh time budget, unless jedi is off."""
-        if self.args.no_jedi or not self.config.jedi or document.path is None:
+        config = self.config_for(document.path)
+        if self.args.no_jedi or not config.jedi or document.path is None:
             return {}
-        root = project_root(document.path, self.config)
+        root = project_root(document.path, self.config)  # the project's, not a subfolder config's
         if root not in self.resolvers:
             self.resolvers[root] = JediResolver(str(root))
-        return {"resolver": self.resolvers[root], "budget": Budget(self.config.jedi_time_budget)}
+        return {"resolver": self.resolvers[root], "budget": Budget(config.jedi_time_budget)}
 
     def _after_fix(self, document: Document, result: FixOutcome, lint_python) -> str | None:
         fixed_text = result.target.text
@@ -205,9 +216,10 @@ def _unified(old: str, new: str, label: str) -> str:
 
 
 def run_check(args: argparse.Namespace) -> int:
-    config = extras.configure(_load_config(args).with_cli(args.select, args.ignore), args)
-    run = CheckRun(args, config)
-    walk = Walk(config, warn=print_error)
+    configs = _configs(args)
+    config = configs.for_path(_first_path(args))
+    run = CheckRun(args, config, configs=configs)
+    walk = Walk(configs, warn=print_error)
     stdin_requested = False
     for argument in args.paths:
         if argument == "-":
@@ -234,13 +246,22 @@ def run_check(args: argparse.Namespace) -> int:
     return _exit_code(run)
 
 
-def _load_config(args: argparse.Namespace) -> Config:
-    if args.config:
-        return load_config_file(Path(args.config))
-    start = args.stdin_filename if args.paths == ["-"] and args.stdin_filename else next(
-        (p for p in args.paths if p != "-"), "."
-    )
-    return load_config(Path(start))[0]
+def _configs(args: argparse.Namespace) -> Configs:
+    """Each file's configuration: its nearest [tool.gradguard], or the --config file for all; with
+    the command line's options over it."""
+    fixed = load_config_file(Path(args.config)) if args.config else None
+    return Configs(fixed=fixed, adjust=functools.partial(_with_cli, args))
+
+
+def _with_cli(args: argparse.Namespace, config: Config) -> Config:
+    return extras.configure(config.with_cli(args.select, args.ignore), args)
+
+
+def _first_path(args: argparse.Namespace) -> str:
+    """Where the configuration of stdin (and of --show-settings) is looked up."""
+    if args.paths == ["-"] and args.stdin_filename:
+        return args.stdin_filename
+    return next((p for p in args.paths if p != "-"), ".")
 
 
 def _check_files(run: CheckRun, files: list[tuple[str, Path]]) -> None:
@@ -253,7 +274,8 @@ def _check_files(run: CheckRun, files: list[tuple[str, Path]]) -> None:
         return
     done = 0
     try:
-        outcomes = parallel.ordered_map(_check_in_worker, files, jobs, _start_worker, (run.args, run.config))
+        outcomes = parallel.ordered_map(_check_in_worker, files, jobs, _start_worker,
+                                        (run.args, run.config, run.configs))
         for outcome in _progress(outcomes, len(files), run.args.quiet):
             run.merge(outcome)
             done += 1
@@ -275,14 +297,15 @@ def _check_one(run: CheckRun, item: tuple[str, Path]) -> None:
 _worker_run: CheckRun | None = None  # in a worker process: its own run (and jedi caches)
 
 
-def _start_worker(args: argparse.Namespace, config: Config) -> None:
+def _start_worker(args: argparse.Namespace, config: Config, configs: Configs | None = None) -> None:
     global _worker_run
-    _worker_run = CheckRun(args, config)
+    _worker_run = CheckRun(args, config, configs=configs)
 
 
 def _check_in_worker(item: tuple[str, Path]) -> "FileOutcome":
     # A fresh run per file (empty findings and counts) that keeps the worker's jedi resolvers.
-    run = CheckRun(_worker_run.args, _worker_run.config, resolvers=_worker_run.resolvers, deferred_errors=[])
+    run = CheckRun(_worker_run.args, _worker_run.config, resolvers=_worker_run.resolvers, deferred_errors=[],
+                   configs=_worker_run.configs)
     _check_one(run, item)
     return FileOutcome(run.findings, run.diffs, run.fixed, run.failed, run.crashed, run.deferred_errors, run.results)
 
