@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -13,6 +14,10 @@ from gradguard.rules.diagnostics import Diagnostic, Edit, Fix, Related, Safety, 
 from gradguard.rules.catalogue.docs import render_index, render_rule_doc
 from gradguard.rules.source.notebook import Notebook
 from gradguard.rules.app.output import (
+    Style,
+    diff_summary,
+    display_width,
+    utf16_column,
     format_github,
     format_json,
     format_sarif,
@@ -304,3 +309,75 @@ def test_gen_rule_docs_check_finds_stale_files(tmp_path, capsys, damage):
     script.main(["--out", str(out)])  # regenerating repairs it
     assert script.main(["--check", "--out", str(out)]) == 0
     assert not (out / "GG100.md").exists()
+
+
+# ------------------------------------------------------------------------------ text: fixes, colour, widths
+
+
+def test_text_says_each_fix_and_marks_unsafe_ones():
+    out = format_text(FINDINGS, summary=False)
+    assert "  = help: Remove `.numpy()`\n" in out and "  = help: Use tf.cast (unsafe fix)\n" in out
+    assert "help" not in format_text([("a.py", SOURCE, PLAIN)], summary=False)
+
+
+@pytest.mark.parametrize(("text", "width"), [
+    ("abc", 3), ("中文", 4), ("😀", 2), ("e\u0301", 1), ("a\tb", 9), ("\t", 8), ("1234567\tx", 9), ("中\t", 8),
+])
+def test_display_width_counts_terminal_columns(text, width):
+    assert display_width(text) == width
+
+
+def test_carets_under_wide_characters_and_a_tab_inside_the_line():
+    source = 'y = "中文😀"\tx.numpy()\n'
+    diag = Diagnostic("GG999", Severity.ERROR, "m", Span(1, 10, 1, 19))
+    out = format_text([("a.py", source, diag)], summary=False).splitlines()
+    assert out[2] == '1 | y = "中文😀"    x.numpy()'  # 12 columns, the tab reaches column 16
+    assert out[3] == "  | " + " " * 16 + "^" * 9
+
+
+def test_colour_only_when_asked():
+    plain = format_text(FINDINGS)
+    coloured = format_text(FINDINGS, style=Style(True))
+    assert "\x1b[" not in plain and "\x1b[1;31mGG999\x1b[0m" in coloured and "\x1b[36m[*]\x1b[0m" in coloured
+    assert re.sub(r"\x1b\[[0-9;]*m", "", coloured) == plain
+    assert format_text([], style=Style(True)) == "\x1b[1;32mAll checks passed!\x1b[0m\n"
+
+
+@pytest.mark.parametrize(("fixed", "remaining", "unsafe", "expected"), [
+    (2, [], False, "Would fix 2 errors."),
+    (1, [FINDINGS[1]], False, "Would fix 1 error (1 additional fix available with `--unsafe-fixes`)."),
+    (0, [FINDINGS[1], FINDINGS[1]], False, "No errors would be fixed (2 fixes available with `--unsafe-fixes`)."),
+    (0, [FINDINGS[1]], True, None),
+    (0, [("a.py", SOURCE, PLAIN)], False, None),
+])
+def test_diff_summary_in_ruffs_words(fixed, remaining, unsafe, expected):
+    assert diff_summary(fixed, remaining, unsafe) == expected
+
+
+def test_utf16_columns_count_astral_characters_twice():
+    assert utf16_column("a😀b", 2) == 3 and utf16_column("中文x", 2) == 2
+    source = 'y = "😀" + x.numpy()\n'
+    diag = Diagnostic("GG999", Severity.ERROR, "m", Span(1, 11, 1, 20))
+    region = json.loads(format_sarif([("a.py", source, diag)]))["runs"][0]["results"][0]["locations"][0]
+    assert region["physicalLocation"]["region"] == {"startLine": 1, "startColumn": 13, "endLine": 1, "endColumn": 22}
+    assert json.loads(format_json([("a.py", source, diag)]))[0]["column"] == 12  # characters, like ruff's JSON
+
+
+def test_notebook_positions_in_json_sarif_and_github():
+    cells = [{"cell_type": "code", "source": ["import tensorflow as tf\n"], "metadata": {}, "outputs": []},
+             {"cell_type": "markdown", "source": ["text"], "metadata": {}},
+             {"cell_type": "code", "source": ["z = 1\n", "y = x.numpy()\n"], "metadata": {}, "outputs": []}]
+    notebook = Notebook(json.dumps({"cells": cells}))
+    fix = Fix("Remove `.numpy()`", Safety.SAFE, (Edit(Span(3, 5, 3, 13), ""),))
+    diag = Diagnostic("GG999", Severity.ERROR, "loss on line 3", Span(3, 5, 3, 13),
+                      (Related(Span(1, 0, 1, 6), "used on line 2"),), fixes=(fix,))
+    item = json.loads(format_json([("nb.ipynb", notebook, diag)]))[0]
+    assert (item["cell"], item["line"], item["column"], item["end_line"], item["end_column"]) == (3, 2, 6, 2, 14)
+    assert item["related"] == [{"path": None, "cell": 1, "line": 1, "column": 1, "end_line": 1, "end_column": 7,
+                                "message": "used in cell 3, line 1"}]
+    assert item["fix"]["edits"] == [{"cell": 3, "line": 2, "column": 6, "end_line": 2, "end_column": 14, "content": ""}]
+    result = json.loads(format_sarif([("nb.ipynb", notebook, diag)]))["runs"][0]["results"][0]
+    assert result["message"]["text"] == "cell 3: loss on line 3" and result["properties"] == {"cell": 3}
+    assert result["locations"][0]["physicalLocation"]["region"]["startLine"] == 2 and "fixes" not in result
+    assert format_github([("nb.ipynb", notebook, diag)]) == (
+        "::error file=nb.ipynb,line=2,col=6,endLine=2,endColumn=14,title=GG999::cell 3, line 2: loss on line 3\n")

@@ -5,7 +5,7 @@ import pytest
 
 from gradguard.rules.api import apply_edits
 from gradguard.rules.diagnostics import Diagnostic, Severity, Span
-from gradguard.rules.report.suppression import line_suppressions, suppressed, suppression_edit
+from gradguard.rules.report.suppression import line_suppressions, suppressed, suppression_edit, unused_suppressions
 
 
 def diag(code: str = "GG101", line: int = 1) -> Diagnostic:
@@ -137,3 +137,55 @@ def test_edit_refuses_where_no_comment_fits(source, line):
 def test_edit_on_the_first_line_of_a_multiline_string_refuses():
     with pytest.raises(ValueError, match="cannot take a comment"):
         suppression_edit('y = f(x.numpy(), """\ndoc\n""")\n', 1, "GG101")
+
+
+# ------------------------------------------------------------------------------ file level
+
+
+@pytest.mark.parametrize(("comment", "hidden", "kept"), [
+    ("# gradguard: noqa", ["GG101", "GG401"], []),
+    ("# gradguard: noqa: GG1", ["GG101"], ["GG401"]),
+    ("  #gradguard:NOQA:gg4, GG101", ["GG101", "GG401"], []),
+])
+def test_file_level_noqa(comment, hidden, kept):
+    lines = ["import tensorflow as tf", comment, "y = x.numpy()"]
+    assert [code for code in hidden + kept if suppressed(diag(code, 3), lines)] == hidden
+
+
+@pytest.mark.parametrize("lines", [
+    ["x = 1  # gradguard: noqa", "y = x.numpy()"],          # not on a line of its own: line-level only
+    ['"""', "# gradguard: noqa", '"""', "y = x.numpy()"],   # inside a string
+    ["# gradguard: noqa-ish", "y = x.numpy()"],
+])
+def test_not_a_file_level_noqa(lines):
+    assert not suppressed(diag("GG101", len(lines)), lines)
+
+
+def test_file_level_codes_are_read_again_for_another_file():
+    assert suppressed(diag("GG101", 2), ["# gradguard: noqa", "y"])
+    assert not suppressed(diag("GG101", 2), ["# nothing", "y"])
+
+
+# ------------------------------------------------------------------------------ unused (GG900)
+
+
+def test_unused_suppressions_name_the_unused_codes_and_fix_them():
+    source = ("# gradguard: noqa: GG4\n"
+              "x = 1  # noqa: GG101, F401\n"
+              "y = 2  # gradguard: ignore[GG2, GG101]\n"
+              "z = 3  # noqa\n"
+              "# gradguard: ignore\n")
+    found = [diag("GG101", 3)]
+    unused = unused_suppressions(source, found)
+    assert [(d.code, d.span.line, d.message) for d in unused] == [
+        ("GG900", 1, "Unused suppression comment (unused: GG4)"),
+        ("GG900", 2, "Unused suppression comment (unused: GG101)"),
+        ("GG900", 3, "Unused suppression comment (unused: GG2)"),
+        ("GG900", 5, "Unused suppression comment: it hides no finding"),
+    ]
+    assert unused[1].span == Span(2, 7, 2, 26)
+    fixed = source
+    for diagnostic in reversed(unused):
+        fixed = apply_edits(fixed, diagnostic.fix.edits)
+    assert fixed == "x = 1  # noqa: F401\ny = 2  # gradguard: ignore[GG101]\nz = 3  # noqa\n"
+    assert unused_suppressions(fixed, [diag("GG101", 2)]) == []  # the first line is gone

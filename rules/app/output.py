@@ -256,6 +256,21 @@ def display_width(text: str, start: int = 0) -> int:
     return column - start
 
 
+def expand_tabs(text: str) -> str:
+    """`text` with each tab replaced by spaces up to the next multiple of 8 terminal columns
+    (str.expandtabs counts characters, which puts a tab after wide characters elsewhere)."""
+    out, column = [], 0
+    for char in text:
+        if char == "\t":
+            spaces = 8 - column % 8
+            out.append(" " * spaces)
+            column += spaces
+        else:
+            out.append(char)
+            column += char_width(char)
+    return "".join(out)
+
+
 def _snippet(source: str | Notebook, diag: Diagnostic, style: Style) -> list[str]:
     text = source.source if isinstance(source, Notebook) else source
     lines = line_texts(text)
@@ -273,7 +288,7 @@ def _snippet(source: str | Notebook, diag: Diagnostic, style: Style) -> list[str
     bar = style.gutter("|")
     return [
         f"{gutter} {bar}",
-        f"{style.gutter(str(shown_line))} {bar} {line.expandtabs()}",
+        f"{style.gutter(str(shown_line))} {bar} {expand_tabs(line)}",
         f"{gutter} {bar} {' ' * start_width}{style.caret('^' * caret_width)}",
         f"{gutter} {bar}",
     ]

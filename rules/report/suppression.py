@@ -62,7 +62,7 @@ def file_suppressions(source_lines: Sequence[str]) -> list[tuple[int, re.Match, 
     """(1-based line, match, code or None for all) of each `# gradguard: noqa` line of the file."""
     found = []
     for number, line in enumerate(source_lines, 1):
-        if "noqa" not in line:
+        if "noqa" not in line.lower():
             continue
         match = _FILE_NOQA.match(line)
         if match and _comments(line):
