@@ -146,6 +146,8 @@ def test_vim_ale_diagnostics_and_code_action(tmp_path):
     assert ("GG101", GG101_LINE) in before and ("GG309", GG309_LINE) in before, session.report()
     cli = {(d["code"], d["line"], d["column"]) for d in _check(session.project / "original.py")}
     assert {(d["code"], d["line"], d["col"]) for d in result["before"]} == cli
+    # The snippet's initialization_options reached the server: GG309, a warning, is an error here.
+    assert before[("GG309", GG309_LINE)]["type"] == "E" and before[("GG101", GG101_LINE)]["type"] == "W"
 
     # Both :ALECodeAction menus offered the GG101 fix first, then "Ignore" (before: "No code actions").
     assert len(result["menus"]) == 2, session.report()

@@ -35,7 +35,8 @@ call ale#linter#Define('python', {
 \   'lsp': 'stdio',
 \   'executable': s:env.python,
 \   'command': '%e -m gradguard.server --log-level debug --log-file ' . ale#Escape(s:env.log),
-\   'project_root': {buffer -> fnamemodify(bufname(buffer), ':p:h')},
+\   'project_root': {buffer -> ale#python#FindProjectRoot(buffer)},
+\   'initialization_options': {'gradguard': {'severity': {'GG309': 'error'}}},
 \})
 
 " ALE asks which action to apply with input(): answer with the first GG101 fix of its menu.
@@ -57,7 +58,7 @@ function! s:Loclist(buffer) abort
     let l:out = []
     for l:item in get(get(g:ale_buffer_info, a:buffer, {}), 'loclist', [])
         if get(l:item, 'linter_name', '') is# 'gradguard'
-            call add(l:out, {'code': get(l:item, 'code', ''), 'line': l:item.lnum, 'col': l:item.col,
+            call add(l:out, {'code': get(l:item, 'code', ''), 'line': l:item.lnum, 'col': l:item.col, 'type': l:item.type,
             \                'end_line': get(l:item, 'end_lnum', 0), 'end_col': get(l:item, 'end_col', 0),
             \                'text': l:item.text})
         endif
