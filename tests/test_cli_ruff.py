@@ -417,3 +417,13 @@ def test_json_gives_the_fix_edits_and_the_docs_url(tmp_path):
     edit = item["fix"]["edits"][0]
     assert (edit["line"], edit["column"], edit["end_line"], edit["end_column"]) == (5, 1, 5, 1)
     assert edit["content"] == "    tape.watch(x)\n"
+
+
+def test_fix_removes_unused_suppressions_and_reports_the_file_as_written(tmp_path):
+    source = "# gradguard: noqa: GG2\n" + ROUND.replace("x = tf.ones((2, 3))", "x = tf.ones((2, 3))  # noqa: GG101, E501")
+    (tmp_path / "r.py").write_text(source)
+    code, out, _ = check(tmp_path, "--extend-select", "GG900", "--fix", "r.py")
+    assert (tmp_path / "r.py").read_text() == ROUND.replace("x = tf.ones((2, 3))", "x = tf.ones((2, 3))  # noqa: E501")
+    assert code == 1 and "GG900" not in out
+    assert out.startswith("r.py:7:27: GG401")  # line 7 of the file as written, not 8 of the one read
+    assert "Found 3 errors (2 fixed, 1 remaining)." in out

@@ -103,13 +103,43 @@ def show_settings(config: Config, first: str, args: argparse.Namespace) -> str:
 
 
 def after_check(run, files: list[tuple[str, Path]]) -> int | None:
-    """--add-noqa (returns its exit code), or the GG900 findings added to the run's."""
+    """--add-noqa (returns its exit code), or the GG900 findings added to the run's (with --fix,
+    their fixes applied and the file checked again)."""
     args = run.args
     if getattr(args, "add_noqa", False):
         return add_noqa(run, files)
     if getattr(args, "unused_suppressions", False) and not args.diff:
-        run.findings.extend(_unused_suppression_findings(run, files))
+        resolvers: dict[Path, JediResolver] = {}
+        for display, path in files:
+            found = _unused_in_file(run, display, path, resolvers)
+            if found is not None and args.fix and found[2] and _fix_unused(run, found[0], found[2]):
+                run.findings[:] = [finding for finding in run.findings if finding[0] != display]
+                document = _read(display, path)
+                if document is not None:
+                    run.check_document(document)  # the file as written: its findings, in its positions
+                found = _unused_in_file(run, display, path, resolvers)
+            if found is not None:
+                run.findings.extend((display, found[1], diagnostic) for diagnostic in found[2])
     return None
+
+
+def _fix_unused(run, document, unused: list[Diagnostic]) -> bool:
+    """Write the GG900 fixes into the file; True when it changed."""
+    rounds = iter([unused])
+    target = NotebookJson(document.text) if document.is_notebook else PythonText(document.text)
+    try:
+        outcome = fix_until_stable(target, lambda _source: next(rounds, []))
+    except NotebookError as error:
+        run.fail(f"{document.display}: {error}")
+        return False
+    if not outcome.fixed:
+        return False
+    problem = write_atomic(document.path, document.raw, document.encode(outcome.target.text))
+    if problem:
+        run.fail(f"{document.display}: {problem}")
+        return False
+    run.fixed += outcome.fixed
+    return True
 
 
 def _read(display: str, path: Path):
@@ -172,35 +202,32 @@ def _codes_by_line(found: list[Diagnostic]) -> dict[int, list[str]]:
     return out
 
 
-def _unused_suppression_findings(run, files: list[tuple[str, Path]]) -> list:
-    """GG900 for each file: its suppression comments against every enabled finding before suppression."""
-    out = []
-    resolvers: dict[Path, JediResolver] = {}
-    for display, path in files:
-        config = _config_of(run, path)
-        document = _read(display, path)
-        if document is None:
-            continue
-        try:
-            notebook = Notebook(document.text) if document.is_notebook else None
-        except NotebookError:
-            continue
-        python = notebook.source if notebook is not None else document.text
-        if "#" not in python:
-            continue
-        cross_module = {}
-        if not run.args.no_jedi and config.jedi:
-            root = project_root(path, run.config)
-            resolver = resolvers.setdefault(root, JediResolver(str(root)))
-            cross_module = {"resolver": resolver, "budget": Budget(config.jedi_time_budget)}
-        try:
-            found = api.findings(python, display, conventions=config.names, **cross_module)
-        except (SyntaxError, ValueError, RecursionError, MemoryError):
-            continue  # E999 already says why
-        enabled = [d for d in found if config.enabled(d.code, str(path))]
-        source = notebook if notebook is not None else document.text
-        out.extend((display, source, diagnostic) for diagnostic in unused_suppressions(python, enabled))
-    return out
+def _unused_in_file(run, display: str, path: Path, resolvers: dict):
+    """(document, source as reported, GG900 diagnostics) of one file: its suppression comments
+    against every enabled finding before suppression; None when it cannot be analysed."""
+    config = _config_of(run, path)
+    document = _read(display, path)
+    if document is None:
+        return None
+    try:
+        notebook = Notebook(document.text) if document.is_notebook else None
+    except NotebookError:
+        return None
+    python = notebook.source if notebook is not None else document.text
+    source = notebook if notebook is not None else document.text
+    if "#" not in python:
+        return document, source, []
+    cross_module = {}
+    if not run.args.no_jedi and config.jedi:
+        root = project_root(path, run.config)
+        resolver = resolvers.setdefault(root, JediResolver(str(root)))
+        cross_module = {"resolver": resolver, "budget": Budget(config.jedi_time_budget)}
+    try:
+        found = api.findings(python, display, conventions=config.names, **cross_module)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None  # E999 already says why
+    enabled = [d for d in found if config.enabled(d.code, str(path))]
+    return document, source, unused_suppressions(python, enabled)
 
 
 def _config_of(run, path: Path) -> Config:
