@@ -62,6 +62,11 @@ class BreakRule(Rule):
         """The expression named in the message as the value that loses its gradient (None: default)."""
         return None
 
+    def raises(self, site) -> bool:
+        """TensorFlow has no gradient registered for this step at all: `tape.gradient` raises
+        `LookupError` when any path it differentiates goes through it, whatever other paths exist."""
+        return False
+
     def cut_inputs(self, site) -> list:
         """The values whose gradient the step cuts; the rest pass through untouched."""
         return site.inputs()

@@ -107,7 +107,7 @@ class Calls:
             kept = [v for v in site.inputs() if id(v) not in cut_ids]
             value_node = rule.value_node(site) or self._break_value_node(site)
             brk = Break(rule.code, self.doc.span(site.node), label, self.doc.short(value_node), site.node,
-                        deliberate=rule.absorbs_cuts)
+                        deliberate=rule.absorbs_cuts, raises=rule.raises(site))
             result = cut_by(join(cut_values), brk, rule.absorbs_cuts)
             if kept:
                 rest = join(kept)

@@ -166,6 +166,15 @@ class Layers:
             span = self.doc.span(site.node)
             dead = {Cut(brk, Grad(origin, span, None)) for origin in effect.dead}
             output = evolve(output, cut=output.cut | dead | {Cut(brk, evolve(g, origin=part)) for g in output.live})
+        if effect is not None:
+            # Still live, and a gradient call that reaches them raises: both are true.
+            via, text = self.doc.span(site.node), self.doc.short(site.node)
+            if effect.weights_raises is not None:
+                brk = evolve(effect.weights_raises, via=via, value_text=text, inner=effect.weights_raises)
+                output = evolve(output, cut=output.cut | {Cut(brk, g) for g in output.live})
+            if effect.input_raises is not None and args:
+                brk = evolve(effect.input_raises, via=via, value_text=text, inner=effect.input_raises)
+                args[0] = evolve(args[0], cut=args[0].cut | {Cut(brk, g) for g in args[0].live})
         if effect is not None and (effect.weights_cut or effect.input_cut):
             via, text = self.doc.span(site.node), self.doc.short(site.node)
             if effect.weights_cut is not None:
@@ -188,11 +197,22 @@ def _effect_of_summary(summary: Value, own: Origin | None, inside: str, param: i
         cuts = sorted((c for c in summary.cut if matches(c.grad)), key=lambda c: (c.brk.span, c.brk.code))
         return evolve(cuts[0].brk, inside=cuts[0].brk.inside or inside) if cuts else None
 
-    input_cut = first_cut(lambda g: g.origin.kind is OriginKind.PARAM and g.origin.index == param)
+    def is_input(g: Grad) -> bool:
+        return g.origin.kind is OriginKind.PARAM and g.origin.index == param
+
+    input_cut = first_cut(is_input)
     weights_cut = first_cut(lambda g: g.origin == own) if own is not None else None
-    if input_cut is None and weights_cut is None:
+    def first_raise(matches) -> Break | None:
+        raising = sorted((c for c in summary.cut if c.brk.raises and matches(c.grad)),
+                         key=lambda c: (c.brk.span, c.brk.code))
+        return evolve(raising[0].brk, inside=raising[0].brk.inside or inside) if raising else None
+
+    input_raises = first_raise(is_input)
+    weights_raises = first_raise(lambda g: g.origin == own) if own is not None else None
+    if not (input_cut or weights_cut or input_raises or weights_raises):
         return None
-    return LayerEffect(input_cut=input_cut, weights_cut=weights_cut, name=name)
+    return LayerEffect(input_cut=input_cut, weights_cut=weights_cut, name=name, input_raises=input_raises,
+                       weights_raises=weights_raises)
 
 
 def _sequential_effect(layers: tuple[Value, ...]) -> LayerEffect | None:
@@ -202,9 +222,13 @@ def _sequential_effect(layers: tuple[Value, ...]) -> LayerEffect | None:
 
 
 def _compose(effects: tuple[LayerEffect, ...]) -> LayerEffect:
+    raises = {"input_raises": next((e.input_raises for e in effects if e.input_raises), None),
+              "weights_raises": next((e.weights_raises or (e.input_raises if any(not b.weightless for b in effects[:i])
+                                                           else None)
+                                      for i, e in enumerate(effects) if e.weights_raises or e.input_raises), None)}
     last = max((i for i, e in enumerate(effects) if e.input_cut is not None), default=None)
     if last is None:
-        return LayerEffect(layers=effects)
+        return LayerEffect(layers=effects, **raises)
     input_cut = effects[last].input_cut
     weights_cut = input_cut
     for effect in effects[last:]:
@@ -221,7 +245,7 @@ def _compose(effects: tuple[LayerEffect, ...]) -> LayerEffect:
     name = f"`{effects[last].name}`" if effects[last].name else "the break"
     part = f"up to {name}" if own_cut else f"before {name}"
     return LayerEffect(input_cut=input_cut, weights_cut=weights_cut, name=effects[last].name, some_cut=some_cut,
-                       part=part, layers=effects)
+                       part=part, layers=effects, **raises)
 
 
 def _functional_effect(outputs: Value) -> LayerEffect | None:
@@ -230,6 +254,9 @@ def _functional_effect(outputs: Value) -> LayerEffect | None:
     (and by no other path), those layers get nothing."""
     live = {g.origin for g in outputs.live}
     dead = [c for c in outputs.cut if c.grad.origin not in live and not c.brk.deliberate]
+    raising = sorted((c for c in outputs.cut if c.brk.raises), key=lambda c: (c.brk.span, c.brk.code))
+    if raising and not dead:
+        return LayerEffect(weights_raises=raising[0].brk.inner or raising[0].brk)
     if not dead:
         return None
     cut = sorted(dead, key=lambda c: (c.brk.span, c.brk.code))[0]

@@ -99,6 +99,7 @@ class Break:
     path: str | None = None           # the helper's file, when it is another module
     deliberate: bool = False          # a cut made on purpose (`tf.stop_gradient`), not an accident
     inside: str | None = None         # the layer whose `call` breaks, for messages: "`QuantizedDense.call`"
+    raises: bool = False              # no gradient registered at all: `tape.gradient` raises LookupError
     # The break as it is inside the layer, before a call of the layer reported it at the call.
     inner: "Break | None" = field(default=None, compare=False, repr=False)
 
@@ -119,6 +120,9 @@ class LayerEffect:
     part: str = ""
     layers: tuple["LayerEffect", ...] | None = None  # a `Sequential`'s layers so far (`model.add`)
     dead: frozenset[Origin] = frozenset()  # inner models a functional model's `some_cut` cuts (`seg_net`)
+    # An op with no registered gradient that its input (its weights) goes through, whatever else does.
+    input_raises: Break | None = None
+    weights_raises: Break | None = None
 
 
 NO_EFFECT = LayerEffect()

@@ -12,7 +12,7 @@ import os
 from ..catalogue.phrases import guess_notes, sink_phrase
 from ..catalogue.rule import BreakRule
 from ..diagnostics import Diagnostic, Related, Severity, Span
-from ..model.facts import Analysis
+from ..model.facts import Analysis, SinkKind
 from ..model.status import Verdict, dead_severity, sink_status
 from ..model.values import Cut
 
@@ -26,13 +26,25 @@ def break_diagnostics(analysis: Analysis, rules: dict[str, BreakRule]) -> list[D
         severity = dead_severity(status)
         dead = [o for o, s in status.items() if s.verdict is Verdict.CUT]
         target_only = [o for o, s in status.items() if s.verdict is Verdict.TARGET_ONLY]
-        for origin in dead + target_only:
+        # An op with no gradient registered at all makes the whole gradient call raise, even
+        # when other paths keep every variable alive.
+        # (Unless the program catches it: a demonstration of the error.)
+        caught = _catches_lookup_error(sink.node, doc)
+        raising = [o for o, s in status.items() if o not in dead and o not in target_only
+                   and any(c.brk.raises for c in s.cuts)] if not caught else []
+        for origin in dead + target_only + raising:
             partial = severity == Severity.WARNING or origin not in dead
-            for cut in _reported_breaks(status[origin].cuts, rules):
+            cuts = status[origin].cuts if origin not in raising else [c for c in status[origin].cuts if c.brk.raises]
+            cuts = [c for c in cuts if not (caught and c.brk.raises)]
+            for cut in _reported_breaks(cuts, rules):
                 rule = rules[cut.brk.code]
                 brk = cut.brk
                 where = _helper_place(brk, doc) if brk.via else ""
-                if origin in dead:
+                raises = brk.raises and sink.kind is not SinkKind.LOSS_FUNCTION
+                if raises:
+                    consequence = (f"{sink.label} raises LookupError: TensorFlow has no gradient registered "
+                                   f"for it, so no path through it to `{origin.variables_text()}` can be differentiated")
+                elif origin in dead:
                     consequence = sink_phrase(sink, [origin], partial)
                 else:
                     consequence = (f"only {_side_paths(status[origin].live)} still carries a gradient for "
@@ -45,9 +57,22 @@ def break_diagnostics(analysis: Analysis, rules: dict[str, BreakRule]) -> list[D
                 td_targets = [g.site for g in status[origin].live] if origin not in dead else []
                 related.extend(guess_notes(doc, origins=[origin], sink=sink, td_targets=td_targets))
                 fixes = tuple(rule.fixes(brk, doc)) if _fixable_here(brk) else ()
-                level = Severity.WARNING if partial else severity
+                level = Severity.ERROR if raises else Severity.WARNING if partial else severity
                 out.append(Diagnostic(brk.code, level, message, brk.via or brk.span, tuple(related), fixes))
     return out
+
+
+def _catches_lookup_error(node: ast.AST, doc) -> bool:
+    """`try: tape.gradient(...) except LookupError:`: the program expects the error (a demonstration)."""
+    child, parent = node, doc.parents.get(node)
+    while parent is not None:
+        if isinstance(parent, ast.Try) and any(child is stmt for stmt in parent.body):
+            for handler in parent.handlers:
+                names = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
+                if any(n is None or doc.text(n) in ("LookupError", "Exception", "BaseException") for n in names):
+                    return True
+        child, parent = parent, doc.parents.get(parent)
+    return False
 
 
 def _side_paths(live) -> str:

@@ -1,10 +1,9 @@
-# expect: GG405@36
+# expect: GG405@35
 # tensorflow: raises LookupError
 # fixed: nofix
 # shape: CRF-style bilateral layer after a segmentation net that solves a linear system with tf.linalg.lu and tf.linalg.lu_solve; TensorFlow registers no gradient for Lu and tape.gradient raises
 # source: https://github.com/tensorflow/tensorflow/issues/61106
 # family: 4
-# gap: `tf.linalg.lu` inside a custom layer's `call` of a functional model is not reported; besides, `unary` also reaches the loss directly as `lu_solve`'s right-hand side, and gradguard's 'only path' reasoning does not know that an op without a registered gradient raises LookupError for the whole `tape.gradient` call
 import numpy as np
 import tensorflow as tf
 import keras

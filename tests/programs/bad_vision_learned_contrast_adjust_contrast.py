@@ -1,10 +1,9 @@
-# expect: GG405@35
+# expect: GG405@34
 # tensorflow: raises LookupError
 # fixed: nofix
 # shape: augmentation layer with a trainable contrast factor applied through tf.image.adjust_contrast, first layer of a small image classifier; TensorFlow 2.21 registers no gradient for AdjustContrastv2 and tape.gradient raises
 # source: https://github.com/tensorflow/tensorflow/issues/126083
 # family: 4
-# gap: `tf.image.adjust_contrast` inside a custom layer's `call` (first layer of a Sequential) is not reported; only the layer's own factor lies before the op, the Conv2D after it has a path, and gradguard does not know that the missing AdjustContrastv2 gradient raises LookupError for the whole `tape.gradient` call
 import numpy as np
 import tensorflow as tf
 import keras
