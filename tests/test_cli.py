@@ -692,10 +692,13 @@ def test_rule_without_code_is_a_usage_error(capsys):
 def test_rule_all_text_and_json(capsys):
     code, out, _ = run(capsys, "rule", "--all")
     lines = out.splitlines()
-    assert code == 0 and len(lines) == 2
+    assert code == 0 and len(lines) == 5  # the rules, then the CLI's own codes E999, E902, GG900
     assert lines[0].split()[:3] == ["GG998", "fake-cast", "warning"]
     assert lines[1].startswith("GG999  fake-numpy") and "fix" in lines[1]
+    assert [line.split()[:2] for line in lines[2:]] == [["E999", "syntax-error"], ["E902", "io-error"],
+                                                        ["GG900", "unused-suppression"]]
     rows = json.loads(run(capsys, "rule", "--all", "--format", "json")[1])
+    assert [row["code"] for row in rows] == ["GG998", "GG999", "E999", "E902", "GG900"]
     assert rows[1] == {"code": "GG999", "name": "fake-numpy", "summary": "`.numpy()` on a tensor",
                        "severity": "error", "fix_safety": "text", "url": FakeNumpy.doc_url()}
 

@@ -265,10 +265,7 @@ def run_rule(args: argparse.Namespace) -> int:
         hint = f"; did you mean {', '.join(dict.fromkeys(close))}?" if close else "; see `gradguard rule --all`"
         raise UsageError(f"unknown rule {args.code!r}{hint}")
     if args.format == "json":
-        item = rule or builtin
-        row = _rule_row(rule) if rule else {
-            "code": item.code, "name": item.name, "summary": item.summary, "severity": item.severity.value,
-            "fix_safety": "", "url": item.doc_url()}
+        row = _rule_row(rule) if rule else _cli_code_row(builtin)
         row["explanation"] = render_rule_doc(rule) if rule else builtin.doc()
         print(json.dumps(row, indent=2, ensure_ascii=False))
         return 0
@@ -282,14 +279,21 @@ def _rule_row(r) -> dict:
 
 
 def _print_rule_list(rules, fmt: str) -> None:
+    """Every rule, then the CLI's own codes (E999, E902, GG900), as `ruff rule --all` lists all."""
     if fmt == "json":
-        rows = [_rule_row(r) for r in rules]
+        rows = [_rule_row(r) for r in rules] + [_cli_code_row(c) for c in CLI_CODES.values()]
         print(json.dumps(rows, indent=2, ensure_ascii=False))
         return
-    width = max((len(r.name) for r in rules), default=0)
-    for r in rules:
-        fix = "fix" if has_fix(r) else "   "
-        print(f"{r.code}  {r.name:<{width}}  {r.severity.value:<7}  {fix}  {r.summary}")
+    listed = [(r.code, r.name, r.severity.value, has_fix(r), r.summary) for r in rules]
+    listed += [(c.code, c.name, c.severity.value, c.code == "GG900", c.summary) for c in CLI_CODES.values()]
+    width = max((len(name) for _, name, *_ in listed), default=0)
+    for code, name, severity, fix, summary in listed:
+        print(f"{code:<5}  {name:<{width}}  {severity:<7}  {'fix' if fix else '   '}  {summary}")
+
+
+def _cli_code_row(item) -> dict:
+    return {"code": item.code, "name": item.name, "summary": item.summary, "severity": item.severity.value,
+            "fix_safety": "", "url": item.doc_url()}
 
 
 if __name__ == "__main__":
