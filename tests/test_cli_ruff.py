@@ -427,3 +427,10 @@ def test_fix_removes_unused_suppressions_and_reports_the_file_as_written(tmp_pat
     assert code == 1 and "GG900" not in out
     assert out.startswith("r.py:7:27: GG401")  # line 7 of the file as written, not 8 of the one read
     assert "Found 3 errors (2 fixed, 1 remaining)." in out
+
+
+def test_the_colour_of_one_run_does_not_leak_into_the_next(tmp_path):
+    from gradguard.rules.app.output import format_text
+    (tmp_path / "r.py").write_text(ROUND)
+    check(tmp_path, "--color", "always", "r.py")
+    assert "\x1b[" not in format_text([])

@@ -78,7 +78,10 @@ def _dispatch(argv: list[str]) -> int:
     if unknown:  # the usage of the command that was given, not the top-level one
         (commands.get(args.command) or parser).error(f"unrecognized arguments: {' '.join(unknown)}")
     if args.command == "check":
-        return run_check(_check_arguments(args, commands["check"]))
+        try:
+            return run_check(_check_arguments(args, commands["check"]))
+        finally:
+            output.set_color(False)  # decided per run: a caller of main() in-process starts plain again
     if args.command == "rule":
         return run_rule(args)
     parser.print_help()
