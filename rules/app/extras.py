@@ -125,10 +125,8 @@ def after_check(run, files: list[tuple[str, Path]]) -> int | None:
 
 def _fix_unused(run, document, unused: list[Diagnostic]) -> bool:
     """Write the GG900 fixes into the file; True when it changed."""
-    rounds = iter([unused])
-    target = NotebookJson(document.text) if document.is_notebook else PythonText(document.text)
     try:
-        outcome = fix_until_stable(target, lambda _source: next(rounds, []))
+        outcome = _apply_once(document, unused)
     except NotebookError as error:
         run.fail(f"{document.display}: {error}")
         return False
@@ -140,6 +138,14 @@ def _fix_unused(run, document, unused: list[Diagnostic]) -> bool:
         return False
     run.fixed += outcome.fixed
     return True
+
+
+def _apply_once(document, diagnostics: list[Diagnostic]):
+    """The document (Python text or notebook JSON) with these diagnostics' (safe) fixes applied,
+    through the one fix loop, which maps a notebook's positions into its cells."""
+    rounds = iter([diagnostics])
+    target = NotebookJson(document.text) if document.is_notebook else PythonText(document.text)
+    return fix_until_stable(target, lambda _source: next(rounds, []))
 
 
 def _read(display: str, path: Path):
@@ -171,12 +177,10 @@ def add_noqa(run, files: list[tuple[str, Path]]) -> int:
                 run.fail(f"{display}:{line}: cannot take a comment (it ends inside a string or with a backslash); not suppressed")
         if not edits:
             continue
-        comments = [Diagnostic("GG900", found[0].severity, "add noqa", edit.span,
+        comments = [Diagnostic("noqa", found[0].severity, "a suppression comment", edit.span,
                                fixes=(_comment_fix(edit),)) for edit in edits]
-        rounds = iter([comments])
-        target = NotebookJson(document.text) if document.is_notebook else PythonText(document.text)
         try:
-            outcome = fix_until_stable(target, lambda _source: next(rounds, []), unsafe=True)
+            outcome = _apply_once(document, comments)
         except NotebookError as error:
             run.fail(f"{display}: {error}")
             continue
