@@ -60,7 +60,9 @@ class Expressions:
         base = self.eval(node.value, frame)
         if base.kind == Kind.MODEL:
             if node.attr in VARIABLE_ATTRS and base.model is not None:
-                return Value(kind=Kind.VARIABLES, sources=frozenset({base.model}))
+                effect = self.effect_of(base) if node.attr in ("variables", "weights") else None
+                return Value(kind=Kind.VARIABLES, sources=frozenset({base.model}),
+                             effect=effect if effect is not None and effect.stateful else None)
             if node.attr in WEIGHT_ATTRS and base.model is not None:
                 return self._read(Value(kind=Kind.VARIABLE, sources=frozenset({base.model})), node)
             if node.attr == "layers":

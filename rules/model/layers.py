@@ -30,6 +30,8 @@ WEIGHTLESS_LAYERS = {
     "SpatialDropout1D", "SpatialDropout2D", "SpatialDropout3D", "Subtract", "UpSampling1D", "UpSampling2D",
     "UpSampling3D", "ZeroPadding1D", "ZeroPadding2D", "ZeroPadding3D",
 }
+# Keras layers with non-trainable variables (moving statistics): `model.variables` lists them.
+STATEFUL_LAYERS = {"BatchNormalization", "SyncBatchNormalization", "Normalization"}
 SEQUENTIAL = ("keras.Sequential", "keras.models.Sequential")
 FUNCTIONAL = ("keras.Model", "keras.models.Model")
 
@@ -49,6 +51,8 @@ class Layers:
             summary = self.summary(call, cls)
             if summary is not None:
                 effect = _effect_of_summary(summary, cls.origin, f"`{cls.node.name}.call`", name=cls.node.name)
+        if cls.is_keras and any(v.effect is not None and v.effect.stateful for v in cls.attrs.values()):
+            effect = evolve(effect or LayerEffect(name=cls.node.name), stateful=True)  # `self.bn = BatchNormalization()`
         self.effects[key] = effect
         return effect
 
@@ -96,6 +100,8 @@ class Layers:
                 return LayerEffect(input_cut=brk, weights_cut=brk, name=name)
         if name in WEIGHTLESS_LAYERS:
             return LayerEffect(weightless=True, name=name)
+        if name in STATEFUL_LAYERS:
+            return LayerEffect(stateful=True, name=name)
         return None
 
     def _function_break(self, function: ast.AST, frame: Frame, inside: str) -> Break | None:
@@ -222,13 +228,14 @@ def _sequential_effect(layers: tuple[Value, ...]) -> LayerEffect | None:
 
 
 def _compose(effects: tuple[LayerEffect, ...]) -> LayerEffect:
-    raises = {"input_raises": next((e.input_raises for e in effects if e.input_raises), None),
+    common = {"input_raises": next((e.input_raises for e in effects if e.input_raises), None),
               "weights_raises": next((e.weights_raises or (e.input_raises if any(not b.weightless for b in effects[:i])
                                                            else None)
                                       for i, e in enumerate(effects) if e.weights_raises or e.input_raises), None)}
+    common["stateful"] = any(e.stateful for e in effects)
     last = max((i for i, e in enumerate(effects) if e.input_cut is not None), default=None)
     if last is None:
-        return LayerEffect(layers=effects, **raises)
+        return LayerEffect(layers=effects, **common)
     input_cut = effects[last].input_cut
     weights_cut = input_cut
     for effect in effects[last:]:
@@ -245,7 +252,7 @@ def _compose(effects: tuple[LayerEffect, ...]) -> LayerEffect:
     name = f"`{effects[last].name}`" if effects[last].name else "the break"
     part = f"up to {name}" if own_cut else f"before {name}"
     return LayerEffect(input_cut=input_cut, weights_cut=weights_cut, name=effects[last].name, some_cut=some_cut,
-                       part=part, layers=effects, **raises)
+                       part=part, layers=effects, **common)
 
 
 def _functional_effect(outputs: Value) -> LayerEffect | None:

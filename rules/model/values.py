@@ -123,6 +123,9 @@ class LayerEffect:
     # An op with no registered gradient that its input (its weights) goes through, whatever else does.
     input_raises: Break | None = None
     weights_raises: Break | None = None
+    # It holds non-trainable variables (`BatchNormalization`'s moving statistics): `.variables` and
+    # `.weights` list them, and no loss has a gradient for them.
+    stateful: bool = False
 
 
 NO_EFFECT = LayerEffect()
@@ -146,7 +149,9 @@ class Value:
     tape: object | None = None                  # Kind.TAPE: the TapeInfo
     keras3: bool = False                        # Kind.OPTIMIZER: a Keras 3 optimizer (no minimize)
     watched: bool = False                       # passed to tape.watch
-    effect: LayerEffect | None = None           # Kind.MODEL: what calling it cuts, when the file shows it
+    # Kind.MODEL: what calling it cuts, when the file shows it; Kind.VARIABLES from `model.variables`:
+    # the model's, to tell whether the list holds non-trainable variables.
+    effect: LayerEffect | None = None
 
     def with_kind(self, kind: Kind) -> "Value":
         return self if kind == self.kind else evolve(self, kind=kind)

@@ -1,9 +1,10 @@
 """GG302: gradients asked for variables the loss never touches."""
 from __future__ import annotations
 
+import ast
 import re
 
-from ...diagnostics import Diagnostic, Related, Safety
+from ...diagnostics import Diagnostic, Related, Safety, Severity
 from ..edits import make_fix, replace
 from ...model.status import Verdict, dead_severity, sink_status, tape_records
 from ...model.facts import SinkKind
@@ -82,7 +83,27 @@ grads = tape.gradient(loss, model.trainable_variables)
                     related = (Related(doc.span(sink.target_node), "the loss"),
                                *guess_notes(doc, origins=[origin], sink=sink))
                     out.append(Diagnostic(self.code, severity, message, doc.span(item.node), related, fixes))
+            out.extend(self._non_trainable(doc, sink, status))
         return out
+
+    def _non_trainable(self, doc, sink, status):
+        """`tape.gradient(loss, model.variables)` on a model with BatchNormalization: the list holds
+        its moving statistics, which no loss reaches; their gradients are None."""
+        for item in sink.sources:
+            effect = item.value.effect
+            if effect is None or not effect.stateful or not item.origins:
+                continue
+            if any(status[o].verdict is not Verdict.LIVE for o in item.origins):
+                continue  # the model itself is the problem: said above, or by another rule
+            message = (f"`{doc.short(item.node)}` holds non-trainable variables (the moving statistics of "
+                       f"{_stateful_layer(effect)}), which no loss reaches: {sink.label} returns None for them")
+            fixes = ()
+            if isinstance(item.node, ast.Attribute) and item.node.attr in ("variables", "weights"):
+                text = f"{doc.text(item.node.value)}.trainable_variables"
+                fixes = (make_fix(f"Differentiate with respect to `{text}`", Safety.UNSAFE,
+                                  [replace(doc, item.node, text)], preferred=True),)
+            yield Diagnostic(self.code, Severity.WARNING, message, doc.span(item.node),
+                             (Related(doc.span(sink.target_node), "the loss"),), fixes)
 
     def _fixes(self, doc, sink, item, status):
         # `g.origin` can be None: the engine makes a model output with no origin when it calls
@@ -98,3 +119,8 @@ grads = tape.gradient(loss, model.trainable_variables)
         text = f"{model.name}.trainable_variables"
         return (make_fix(f"Differentiate with respect to `{text}`", Safety.UNSAFE, [replace(doc, item.node, text)],
                          preferred=True),)
+
+
+def _stateful_layer(effect) -> str:
+    names = sorted({e.name for e in (effect.layers or ()) if e.stateful and e.name} or {effect.name or "a layer"})
+    return " and ".join(f"`{n}`" if n != "a layer" else n for n in names)
