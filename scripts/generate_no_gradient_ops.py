@@ -36,8 +36,11 @@ Method
                       dimension (``gather``, ``segment_*``);
    ``(x, 1)``         a Python int (an axis, a ``k``, a count).
 
-   A pattern is tried only when the signature binds it.  Float tensor
-   arguments are *watched*; the others are constants.  A call that raises is
+   A pattern is tried only when the signature binds it, and is passed over
+   when it binds a float tensor to a parameter named ``indices`` or
+   ``shape`` (``keras.ops.unravel_index`` accepts floats there and returns
+   artefacts).  Float tensor arguments are *watched*; the others are
+   constants.  A call that raises is
    "could not be made": the next pattern is tried, and a function no pattern
    can call is not classified (not in the table).  Outputs that are not a
    tensor or a tuple of tensors (Python values, NumPy arrays, SparseTensors,
@@ -63,7 +66,13 @@ Method
    ``Equal``/``Bitcast`` of its negative-zero fix-up.  Shape/Size/Rank ops
    are reported only when nothing else stops the gradient.  Ops hidden inside
    functional ops (``tf.cond`` -> ``StatelessIf``) are not inlined: the
-   functional op itself is reported.
+   functional op itself is reported.  When the tape says "no gradient" and
+   nothing on the value path stops it (x reaches the output only through an
+   input whose gradient the consumer never computes: the indices of
+   ``ScatterNd`` in ``keras.ops.histogram``'s counts, the dims of ``Fill``
+   in ``keras.ops.full_like``), the walk is redone along every data edge.
+   Tracing with the second float argument symbolic too is tried first, then
+   with it as a NumPy constant (``keras.ops.digitize`` iterates over bins).
 
 3. Tape check.  ``tf.GradientTape`` watches one float argument at a time;
    the gradient of ``reduce_sum(cast(out, float32))`` (summed over the
@@ -189,7 +198,7 @@ _DENY_NAMES = frozenset({
 # kernels abort the process on a failed shape CHECK instead of raising.
 _DENY_PATTERN = re.compile(
     r"random|dropout|shuffle|sample|(^|_)print|^set_|^get_|^clear_|^reset_"
-    r"|conv|pool|dilation|erosion",
+    r"|conv(?!ert)|pool|dilation|erosion",
     re.IGNORECASE)
 
 
@@ -261,6 +270,11 @@ PATTERNS = (
     ("index", lambda tf, s: tf.constant(_index(s), tf.int32), False),
     ("int", lambda tf, s: 1, False),
 )
+
+
+# Parameters that take integers: a float tensor bound to one is not a call
+# whose outcome means anything.
+_INTEGER_PARAMETERS = frozenset({"indices", "shape"})
 
 
 def _bindable(sig, n) -> bool:
@@ -383,7 +397,10 @@ class _Scanner:
 
         def wrapper(*inputs):
             call = list(args)
-            for i, t in zip(floats, inputs):
+            for i in floats:
+                if i not in holder["floats"]:  # a constant: NumPy, not a tensor
+                    call[i] = args[i].numpy()
+            for i, t in zip(holder["floats"], inputs):
                 call[i] = t
             outs = self.flatten(func(*call))
             holder["inputs"], holder["outs"] = inputs, [t for _, t in outs]
@@ -392,10 +409,15 @@ class _Scanner:
         last_error = None
         # Unknown rank first, then unknown dimension sizes (so that shape
         # functions are not constant-folded away), then the static shape
-        # for functions that need it.
-        for mode in ("rank", "dims", "static"):
+        # for functions that need it; then the same with only x symbolic and
+        # the second argument a NumPy constant (keras.ops.digitize iterates
+        # over its bins).
+        for symbolic, mode in [(floats, m) for m in ("rank", "dims", "static")] + \
+                [(floats[:1], m) for m in ("rank", "dims", "static")
+                 if len(floats) > 1]:
             specs = []
-            for i in floats:
+            holder["floats"] = symbolic
+            for i in symbolic:
                 shape = args[i].shape.as_list()
                 dims = None if mode == "rank" else \
                     [None] * len(shape) if mode == "dims" else shape
@@ -412,7 +434,7 @@ class _Scanner:
         raise last_error
 
     # ----------------------------------------------------- registry check
-    def registry_walk(self, graph, inputs, out):
+    def registry_walk(self, graph, inputs, out, value_edges=True):
         """Returns (out_gets_gradient, blocking_op_types, depends_on_input,
         op types on the value path from the input to the output).
 
@@ -422,7 +444,8 @@ class _Scanner:
         from ("value" edges: an input is not a value input of a
         differentiable op when its gradient function returns None for it,
         e.g. the condition of Select or the ``k`` of TopKV2).  The reported
-        ops are the blocking ops on value edges.
+        ops are the blocking ops on value edges (on every data edge when
+        ``value_edges`` is false).
         """
         ops_list = graph.get_operations()
         input_ids = {id(t) for t in inputs}
@@ -444,7 +467,8 @@ class _Scanner:
                     continue
                 flags = self.input_gradients(op, grads_cache)
                 for i, t in enumerate(op.inputs):
-                    if flags is None or not any(flags) or flags[i]:
+                    if not value_edges or flags is None or not any(flags) \
+                            or flags[i]:
                         value.add(id(t))
             on_path = fwd & value
 
@@ -526,6 +550,12 @@ class _Scanner:
                 except _NotATensor as exc:
                     return Outcome("skipped:not a tensor", detail=str(exc))
                 names = _param_names(sig, nargs)
+                if any(names[i] in _INTEGER_PARAMETERS for i in floats):
+                    # It accepted a float where it means integers
+                    # (keras.ops.unravel_index(indices, shape)): the outcome
+                    # says nothing about real calls; try the next pattern.
+                    last = Outcome("skipped:float for an integer parameter")
+                    break
                 return self.analyze_call(func, args, floats, fields, names,
                                          pattern[0])
         return last
@@ -558,6 +588,12 @@ class _Scanner:
         walks = [self.registry_walk(graph, inputs[:1], o) for o in outs]
         if not any(w[2] for w in walks):
             return Outcome("skipped:constant")
+        if statuses[0] != "gradient" and not any(w[0] or w[1] for w in walks):
+            # Nothing stops the gradient on the value path: x reaches the
+            # output only through inputs whose gradient the consumer never
+            # computes (the indices of ScatterNd, the dims of Fill).
+            walks = [self.registry_walk(graph, inputs[:1], o, False)
+                     for o in outs]
         gets_grad = any(w[0] for w in walks)
         blocking = sorted({op for w in walks for op in w[1]})
         path_ops = {op for w in walks for op in w[3]}
@@ -566,7 +602,7 @@ class _Scanner:
             if len(fields) == 1:
                 return Outcome("has_gradient", args=arg_entries)
             return self.analyze_outputs(func, args, fields, walks,
-                                        arg_entries)
+                                        arg_entries, graph, inputs, outs)
         if (status == "gradient") == (not gets_grad) or not blocking:
             return Outcome("disagree:tape %s, registry %s" % (
                 status, "gradient" if gets_grad else "None"), blocking,
@@ -577,12 +613,18 @@ class _Scanner:
                        self.category(dtypes, blocking, path_ops),
                        tape=status, args=arg_entries)
 
-    def analyze_outputs(self, func, args, fields, walks, arg_entries):
+    def analyze_outputs(self, func, args, fields, walks, arg_entries,
+                        graph, inputs, outs):
         """Tuple outputs of a call that has a gradient: the fields without."""
         outputs = {}
         for k, ((name, t), (gets_grad, blocking, depends, path_ops)) in \
                 enumerate(zip(fields, walks)):
-            if not depends or gets_grad or not blocking:
+            if not depends or gets_grad:
+                continue
+            if not blocking:  # see analyze_call
+                _, blocking, _, path_ops = self.registry_walk(
+                    graph, inputs[:1], outs[k], False)
+            if not blocking:
                 continue
             try:
                 status = self.tape_status(func, args, 0, field_index=k)
