@@ -19,8 +19,9 @@ Method
    module is scanned under the ``keras.backend`` prefix.  ``tf.strings`` is
    not scanned (no float input).  Classes, modules and names on a short deny
    list (functions that mutate global state, print, load libraries, wrap
-   Python callables, depend on the Keras learning phase, or are random) are
-   skipped.
+   Python callables, depend on the Keras learning phase, or are random; and
+   convolutions and poolings, whose kernels can abort the process on a
+   filter of the wrong shape) are skipped.
 
    Each function is called with a float32 tensor ``x`` as its first argument,
    within a small fixed set of argument patterns, tried in this order (the
@@ -40,8 +41,8 @@ Method
    when it binds a float tensor to a parameter named ``indices`` or
    ``shape`` (``keras.ops.unravel_index`` accepts floats there and returns
    artefacts).  Float tensor arguments are *watched*; the others are
-   constants.  A call that raises is
-   "could not be made": the next pattern is tried, and a function no pattern
+   constants.  A call that raises is "could not be made": the next pattern
+   is tried, and a function no pattern
    can call is not classified (not in the table).  Outputs that are not a
    tensor or a tuple of tensors (Python values, NumPy arrays, SparseTensors,
    variables), string outputs, and graphs with a stateful op (random,
@@ -49,8 +50,9 @@ Method
 
 2. Registry check.  The call is traced with ``tf.function`` (float inputs of
    unknown rank, else unknown dimension sizes, else the static shape; so
-   that shape functions are not constant-folded) and the graph from each
-   float input placeholder to the output is walked in topological order.
+   that shape functions are not constant-folded) and the graph from the
+   first argument's placeholder to the output is walked in topological
+   order (the other arguments' statuses come from the tape check alone).
    Gradient flows through an op only if
    ``ops._gradient_registry.lookup(op.type)`` is a function (not a
    ``tf.no_gradient``/``NotDifferentiable`` entry registered as ``None``, and
