@@ -75,7 +75,7 @@ grads = tape.gradient(loss, model.trainable_variables)
                 continue
             for origin, status in sink_status(analysis, sink).items():
                 targets = {g.site for g in status.live if g.bootstrap}
-                if not targets or not any(not g.bootstrap for g in status.live):
+                if not targets or not _also_predicts(status):
                     continue
                 for site in sorted(targets):
                     call = calls.get(site)
@@ -92,8 +92,18 @@ grads = tape.gradient(loss, model.trainable_variables)
         return out
 
 
+def _also_predicts(status) -> bool:
+    """The network also makes the prediction the target is compared with: live, or cut by a break
+    another rule reports. Whether that break is fixed, selected or suppressed, the target is this
+    rule's own finding (fixing the break alone would leave a target that trains too)."""
+    return any(not g.bootstrap for g in status.live) or \
+        any(not c.grad.bootstrap and not c.brk.deliberate for c in status.cuts)
+
+
 def _stops_gradients_itself(sink) -> bool:
     """The loss already holds something constant with `tf.stop_gradient`: whoever wrote it chose
     which side of the TD error trains (residual-gradient methods train through the target on
-    purpose and stop the prediction instead)."""
-    return any(cut.brk.deliberate for cut in sink.target.cut)
+    purpose and stop the prediction instead). A straight-through estimator's `tf.stop_gradient`
+    holds nothing constant: the value it stops also reaches the loss live, beside it."""
+    live = {(g.origin, g.site) for g in sink.target.live}
+    return any(cut.brk.deliberate and (cut.grad.origin, cut.grad.site) not in live for cut in sink.target.cut)
