@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 
 from ..source.imports import is_differentiable_numpy, is_numpy, is_tensorflow
+from . import no_gradient
 from .facts import MinimizeCall, name_key
 from .frame import Frame
 from .library import (COLLECTION_ADDERS, FIT_METHODS, GRADIENT_METHODS, KERAS_MODEL_FACTORIES, KERAS_MODEL_PREFIXES,
@@ -58,7 +59,19 @@ class Calls:
         broken = self._apply_breaks(site, None, frame)
         if broken is not None:
             return broken
-        return self._ordinary_call(site, callee, frame)
+        return self._tuple_outputs(site, self._ordinary_call(site, callee, frame), frame)
+
+    def _tuple_outputs(self, site: Site, result: Value, frame: Frame) -> Value:
+        """`values, indices = tf.math.top_k(x)`: the outputs the table lists have no gradient; the
+        result's items (for unpacking, `[1]` and `.indices`) say so, one per position."""
+        listed = no_gradient.outputs(site.qualname)
+        if not listed or not result.live:
+            return result
+        items = [result] * (1 + max(info["position"] for info in listed.values()))
+        for name, info in listed.items():
+            output = Site(site.node, site.qualname, None, None, [result], {}, self.doc, output=name)
+            items[info["position"]] = self._apply_breaks(output, None, frame) or result
+        return evolve(result, items=tuple(items))
 
     def _add_to_collection(self, node: ast.AST, site: Site, frame: Frame) -> None:
         """`history.append(q)`: the list now holds whatever `q` carries."""

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import ast
 
+from . import no_gradient
 from .facts import name_key
 from .frame import Frame, _handler
 from .library import TENSOR_ATTRS_WITHOUT_GRADIENT, VARIABLE_ATTRS, WEIGHT_ATTRS
@@ -58,6 +59,10 @@ class Expressions:
         if self.imports.qualname(node) is not None:
             return UNKNOWN  # `tf.float32`, `np.pi`: module constants carry no gradient
         base = self.eval(node.value, frame)
+        if base.items and isinstance(node.value, ast.Call):
+            listed = no_gradient.outputs(self.imports.qualname(node.value.func))
+            if node.attr in listed and listed[node.attr]["position"] < len(base.items):
+                return base.items[listed[node.attr]["position"]]  # `tf.math.top_k(x).indices`
         if base.kind == Kind.MODEL:
             if node.attr in VARIABLE_ATTRS and base.model is not None:
                 effect = self.effect_of(base) if node.attr in ("variables", "weights") else None

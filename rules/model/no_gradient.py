@@ -66,3 +66,9 @@ def output_category(qualname: str | None, output: str | int) -> str | None:
     if found is None and isinstance(output, int):
         found = next((o for o in outputs.values() if o.get("position") == output), None)
     return found["category"] if found else None
+
+
+def outputs(qualname: str | None) -> dict[str, dict]:
+    """The outputs without gradient of a tuple-returning function whose other outputs have one,
+    by name: `outputs("tensorflow.math.top_k")` → `{"indices": {"position": 1, ...}}`."""
+    return _data()["outputs"].get(qualname, {}) if qualname else {}

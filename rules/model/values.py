@@ -218,6 +218,7 @@ class Site:
     args: list[Value] = field(default_factory=list)
     keywords: dict[str, Value] = field(default_factory=dict)
     doc: object = None                 # the Document
+    output: str | None = None          # one output of a tuple-returning call: "indices" of `tf.math.top_k`
 
     def inputs(self) -> list[Value]:
         values = list(self.args) + list(self.keywords.values())

@@ -1,7 +1,6 @@
-# expect: GG402@26
+# expect: GG402@25
 # tensorflow: none
 # fixed: nofix
-# gap: the no-gradient rules cut only a call's first argument (here `edges`); the table says `values`, the second, has no gradient either, but rules/catalogue/gg4/_no_gradient_op.py does not read its args yet
 # shape: ordinal regression written with Keras 3 ops: the predicted score is binned with keras.ops.searchsorted and the bin index is compared to the target bin
 # family: 4
 import numpy as np

@@ -1,7 +1,6 @@
-# expect: GG402@23
+# expect: GG402@22
 # tensorflow: none
 # fixed: nofix
-# gap: the engine does not read the no-gradient table's `outputs` section yet (rules.model.no_gradient.output_category): `tf.math.top_k(...)` has a gradient through `.values`, none through `.indices`
 # shape: attention-style selection: the loss is computed from the positions of the k largest scores (tf.math.top_k(...).indices) instead of their values
 # family: 4
 import numpy as np
