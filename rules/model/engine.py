@@ -24,6 +24,7 @@ from .facts import Analysis, ClassInfo, Sink, SinkKind, SourceItem, TapeInfo
 from .frame import Frame
 from .layers import Layers
 from .library import KERAS_BASES, KERAS_MODEL_PACKAGES
+from .record import engine_class
 from .sinks import Sinks
 from .statements import Statements
 from .values import UNKNOWN, Cut, Grad, Kind, Origin, OriginKind, Value, evolve, join, variable_origins
@@ -316,7 +317,8 @@ def analyze_document(doc: Document, break_rules, resolver=None, budget=None,
                      conventions: NameConventions = DEFAULT) -> Analysis:
     """The finished analysis of `doc`; `break_rules` are the catalogue's `BreakRule`s the
     interpreter consults at every call that a gradient-carrying value goes into."""
-    return Engine(doc, break_rules, resolver=resolver, budget=budget, conventions=conventions).run()
+    engine = engine_class(Engine)  # a recording engine inside record.recording() (the lens)
+    return engine(doc, break_rules, resolver=resolver, budget=budget, conventions=conventions).run()
 
 
 __all__ = ["Analysis", "Engine", "Sink", "SourceItem", "TapeInfo", "analyze_document", "Span"]

@@ -1,0 +1,79 @@
+"""The recorder: each expression's final `Value`, kept only when a front end asks (the gradient lens).
+
+`check` never records: the engine keeps no value once its expression is evaluated. The language
+server and `gradguard explain` analyse inside `recording()`, and the top-level engine of every
+analysis run in that block is then a recording one, a subclass of the engine that, after each
+evaluation and each binding, keeps the value of the expression (or of the bound name) when it
+depends on a trainable origin, live or cut. Loops are walked twice: the last walk's value is kept,
+the one that has flowed around the loop. Function summaries (values in terms of parameters) are
+not kept; the function's own analysis is.
+
+    with recording() as recorder:
+        diagnostics = api.lint_tolerant(source, path)
+    recorder.analysis, recorder.values   # the analysis those diagnostics come from
+
+Engines for other modules (jedi) are never recording ones: their values are of another file.
+"""
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+
+_ACTIVE: ContextVar["Recorder | None"] = ContextVar("gradguard_recorder", default=None)
+_CLASSES: dict[type, type] = {}
+
+
+class Recorder:
+    """The values of the last analysis run while it was active."""
+
+    def __init__(self) -> None:
+        self.analysis = None                     # facts.Analysis of the last top-level engine
+        self.values: dict[ast.AST, object] = {}  # expression or bound target → its final Value
+
+    def start(self, analysis) -> None:
+        self.analysis = analysis
+        self.values = {}
+
+
+@contextmanager
+def recording() -> Iterator[Recorder]:
+    """Analyses run in this block (in this thread) record their values in the recorder yielded."""
+    recorder = Recorder()
+    token = _ACTIVE.set(recorder)
+    try:
+        yield recorder
+    finally:
+        _ACTIVE.reset(token)
+
+
+def engine_class(base: type) -> type:
+    """`base` itself, or its recording subclass inside `recording()`."""
+    if _ACTIVE.get() is None:
+        return base
+    cls = _CLASSES.get(base)
+    if cls is None:
+        cls = _CLASSES[base] = type(f"Recording{base.__name__}", (_Recording, base), {})
+    return cls
+
+
+class _Recording:
+    """Mixed in before the engine: its `eval` and `bind` run first and call the engine's."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self._recorder = _ACTIVE.get()
+        self._recorder.start(self.analysis)
+        self._kept = self._recorder.values
+
+    def eval(self, node, frame):
+        value = super().eval(node, frame)
+        if (value.live or value.cut) and not frame.summary:
+            self._kept[node] = value
+        return value
+
+    def bind(self, target, value, frame, value_node) -> None:
+        super().bind(target, value, frame, value_node)
+        if (value.live or value.cut) and not frame.summary and isinstance(target, (ast.Name, ast.Attribute)):
+            self._kept[target] = value
