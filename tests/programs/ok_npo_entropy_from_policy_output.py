@@ -1,0 +1,47 @@
+# expect: none
+# tensorflow: ok
+# shape: the maintainers' fix for the NPO entropy bonus: the entropy is computed from `new_log_std`, the policy's output inside the tape, so `policy_ent_coeff` reaches the `log_std` weight; the sampler's recorded `dist_info` is still used, correctly, for the old log-likelihood
+# source: https://github.com/rlworkgroup/garage/issues/281
+# family: 5
+import math
+
+import numpy as np
+import tensorflow as tf
+from tensorflow import keras
+
+
+class GaussianMLPPolicy(keras.Model):
+    def __init__(self, action_dim):
+        super().__init__()
+        self.hidden = keras.layers.Dense(16, activation="tanh")
+        self.mean = keras.layers.Dense(action_dim)
+        self.log_std = self.add_weight(shape=(action_dim,), initializer="zeros", name="log_std")
+
+    def call(self, observations):
+        mean = self.mean(self.hidden(observations))
+        return mean, tf.ones_like(mean) * self.log_std
+
+
+def log_likelihood(actions, mean, log_std):
+    z = (actions - mean) / tf.exp(log_std)
+    return tf.reduce_sum(-0.5 * tf.square(z) - log_std - 0.5 * math.log(2 * math.pi), axis=-1)
+
+
+policy = GaussianMLPPolicy(2)
+optimizer = keras.optimizers.Adam(1e-3)
+policy_ent_coeff = 0.1
+observations = np.random.rand(8, 3).astype("float32")
+mean, log_std = policy(observations)
+agent_infos = {"mean": mean.numpy(), "log_std": log_std.numpy()}
+actions = (agent_infos["mean"] + np.exp(agent_infos["log_std"]) * np.random.randn(8, 2)).astype("float32")
+advantages = np.random.randn(8).astype("float32")
+old_logli = log_likelihood(actions, agent_infos["mean"], agent_infos["log_std"])
+
+with tf.GradientTape() as tape:
+    new_mean, new_log_std = policy(observations)
+    logli = log_likelihood(actions, new_mean, new_log_std)
+    surrogate = tf.reduce_mean(tf.exp(logli - old_logli) * advantages)
+    policy_entropy = tf.reduce_sum(new_log_std + 0.5 * math.log(2 * math.pi * math.e), axis=-1)
+    loss = -surrogate - policy_ent_coeff * tf.reduce_mean(policy_entropy)
+grads = tape.gradient(loss, policy.trainable_variables)
+optimizer.apply_gradients(zip(grads, policy.trainable_variables))
