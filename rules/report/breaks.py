@@ -9,7 +9,7 @@ from __future__ import annotations
 import ast
 import os
 
-from ..catalogue.phrases import guess_notes, sink_phrase
+from ..catalogue.phrases import break_name, guess_notes, sink_phrase
 from ..catalogue.rule import BreakRule
 from ..diagnostics import Diagnostic, Related, Severity, Span
 from ..model.facts import Analysis, SinkKind
@@ -36,7 +36,7 @@ def break_diagnostics(analysis: Analysis, rules: dict[str, BreakRule]) -> list[D
             partial = severity == Severity.WARNING or origin not in dead
             cuts = status[origin].cuts if origin not in raising else [c for c in status[origin].cuts if c.brk.raises]
             cuts = [c for c in cuts if not (caught and c.brk.raises)]
-            for cut in _reported_breaks(cuts, rules):
+            for cut in reported_breaks(cuts, rules):
                 rule = rules[cut.brk.code]
                 brk = cut.brk
                 where = _helper_place(brk, doc) if brk.via else ""
@@ -52,7 +52,7 @@ def break_diagnostics(analysis: Analysis, rules: dict[str, BreakRule]) -> list[D
                 message = f"`{brk.value_text}` ({origin.describe()}) {rule.verb} {brk.label}{where}; {consequence}"
                 related = [Related(cut.grad.site, f"`{origin.name}` starts the gradient here")]
                 if brk.via:
-                    related.append(Related(brk.span, f"{_short_label(brk.label)} cuts the gradient here", brk.path))
+                    related.append(Related(brk.span, f"{break_name(brk.label)} cuts the gradient here", brk.path))
                 related.append(Related(doc.span(sink.node), f"the loss reaches {sink.named} here"))
                 td_targets = [g.site for g in status[origin].live] if origin not in dead else []
                 related.extend(guess_notes(doc, origins=[origin], sink=sink, td_targets=td_targets))
@@ -89,11 +89,6 @@ def _helper_place(brk, doc) -> str:
     return f", inside {where} ({_display_path(brk.path, doc.path)}, line {brk.span.line})"
 
 
-def _short_label(label: str) -> str:
-    """"`tf.floor`, which has no gradient" → "`tf.floor`": the note says what it does."""
-    return label.split(", which", 1)[0]
-
-
 def _fixable_here(brk) -> bool:
     """A break in the line reported is fixed there; one in a layer's `call` of this file is fixed
     in the `call` (the straight-through estimator keeps the forward value for every caller). A
@@ -114,7 +109,7 @@ def _display_path(path: str, relative_to: str) -> str:
     return shown if not shown.startswith("../../") else path
 
 
-def _reported_breaks(cuts: list[Cut], rules: dict[str, BreakRule]) -> list[Cut]:
+def reported_breaks(cuts: list[Cut], rules: dict[str, BreakRule]) -> list[Cut]:
     """The breaks to report for one dead origin. A deliberate cut (`tf.stop_gradient`) is named
     only when nothing else cut the origin: beside another break, some path went past it, so the
     other break is the one to fix (and unwrapping a straight-through estimator would undo a fix)."""
