@@ -1,5 +1,5 @@
 """The `gradguard` command: `check` files for lost gradients (and fix them), explain a `rule`,
-or start the language `server`.
+`explain` the gradient at one place of a file, or start the language `server`.
 
 Exit codes: 0 clean (or --exit-zero), 1 findings remain (or --diff has changes), 2 usage,
 configuration, file-writing or internal error.
@@ -18,7 +18,7 @@ from .. import __version__, api
 from ..catalogue import registry
 from ..catalogue.docs import has_fix, render_rule_doc
 from ..project.config import ConfigError, code_problem
-from . import output
+from . import explain, output
 from .cache import CACHE_DIR
 from .check import ISSUES_URL, run_check
 from .check import print_error as _error
@@ -68,7 +68,7 @@ def _dispatch(argv: list[str]) -> int:
     commands = parser.commands
     if not argv:  # like ruff: a command is required
         parser.print_usage(sys.stderr)
-        _error("give a command: check, rule or server (`gradguard help` says more)")
+        _error("give a command: check, explain, rule or server (`gradguard help` says more)")
         return 2
     if argv[0] == "help":  # `gradguard help [COMMAND]`, as ruff and git have it
         topic = argv[1:2]
@@ -84,6 +84,8 @@ def _dispatch(argv: list[str]) -> int:
             output.set_color(False)  # decided per run: a caller of main() in-process starts plain again
     if args.command == "rule":
         return run_rule(args)
+    if args.command == "explain":
+        return explain.run_explain(args, _error)
     parser.print_help()
     return 0
 
@@ -101,9 +103,11 @@ def _parser() -> argparse.ArgumentParser:
     rule.add_argument("code", nargs="?", help="a rule code (GG101, E999) or name (numpy-method-on-tensor)")
     rule.add_argument("--all", action="store_true", help="list every rule")
     rule.add_argument("--format", "--output-format", dest="format", choices=("text", "json"), default="text")
+    explainer = commands.add_parser("explain", help="show how the gradient reaches (or misses) the loss at FILE:LINE[:COL]")
+    explain.add_arguments(explainer)
     server = commands.add_parser("server", help="start the language server (options are passed on to it)")
     commands.add_parser("help", help="print this help, or a command's: gradguard help check")
-    parser.commands = {"check": check, "rule": rule, "server": server}
+    parser.commands = {"check": check, "rule": rule, "explain": explainer, "server": server}
     return parser
 
 

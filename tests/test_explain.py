@@ -1,0 +1,149 @@
+"""`gradguard explain FILE:LINE[:COL]` (issue 16, the gradient lens), run as users run it."""
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from test_cli_ruff import gradguard  # the CLI's main in this process, output captured
+
+ROOT = Path(__file__).resolve().parents[1]
+
+DQN = '''import numpy as np
+import tensorflow as tf
+
+q_net = tf.keras.Sequential([tf.keras.layers.Dense(2)])
+target_net = tf.keras.Sequential([tf.keras.layers.Dense(2)])
+optimizer = tf.keras.optimizers.Adam()
+
+
+def train_step(states, actions, targets):
+    with tf.GradientTape() as tape:
+        q_values = q_net(states)
+        chosen = tf.reduce_sum(q_values * tf.one_hot(actions, 2), axis=1)
+        loss = tf.reduce_mean(tf.square(targets - chosen))
+    grads = tape.gradient(loss, q_net.trainable_variables + target_net.trainable_variables)
+    return grads
+
+
+def numpy_step(states, targets):
+    with tf.GradientTape() as tape:
+        q = q_net(states).numpy()
+        loss = tf.reduce_mean(tf.square(targets - q))
+    return tape.gradient(loss, q_net.trainable_variables)
+
+
+def good_step(states, targets):
+    with tf.GradientTape() as tape:
+        q = q_net(states)
+        loss = tf.reduce_mean(tf.square(targets - q))
+    return tape.gradient(loss, q_net.trainable_variables)
+'''
+
+
+@pytest.fixture
+def project(tmp_path):
+    (tmp_path / "train.py").write_text(DQN)
+    return tmp_path
+
+
+def test_a_cut_source_is_explained_from_its_model_call_to_the_loss(project):
+    code, out, err = gradguard("explain", "train.py:22", cwd=project)
+    assert (code, err) == (1, "")
+    assert out.splitlines() == [
+        "train.py:22: `tape.gradient` on line 22: its source gets no gradient",
+        "└── ✗ q_net: cut by `.numpy()` at 20:13",
+        "    ├── 20:9  q = q_net(states).numpy()   ← `q_net` starts the gradient here; cut by `.numpy()` at 20:13",
+        "    ├── 21:9  loss = tf.reduce_mean(tf.square(targets - q))",
+        "    ├── 22:5  return tape.gradient(loss, q_net.trainable_variables)",
+        "    └── GG101 at 20:13: `q_net(states)` (output of `q_net`) leaves TensorFlow through `.numpy()`; the loss "
+        "given to `tape.gradient` on line 22 gets no gradient for `q_net.trainable_variables`",
+    ]
+    # The diagnostic quoted is the one `check` reports, word for word.
+    _, checked, _ = gradguard("check", "--no-cache", "--quiet", "train.py", cwd=project)
+    assert "train.py:20:13: GG101 `q_net(states)` (output of `q_net`) leaves TensorFlow through `.numpy()`" in checked
+
+
+def test_each_source_of_a_partial_gradient_and_the_untouched_one(project):
+    code, out, _ = gradguard("explain", "train.py:14:13", cwd=project)
+    assert code == 1
+    lines = out.splitlines()
+    assert lines[0] == "train.py:14:13: `tape.gradient` on line 14: 1 of 2 sources get a gradient"
+    assert "├── ✓ q_net" in lines
+    assert "│   ├── 11:9  q_values = q_net(states)   ← `q_net` starts the gradient here" in lines
+    assert "└── ✗ target_net: loss never uses it" in lines
+    assert any(line.startswith("    └── GG302 at 14:61: the loss given to `tape.gradient` on line 14 never uses "
+                               "`target_net`") for line in lines), lines
+
+
+def test_every_source_with_a_gradient_exits_0(project):
+    code, out, _ = gradguard("explain", "train.py:29", cwd=project)
+    assert code == 0
+    assert out.splitlines()[:2] == ["train.py:29: `tape.gradient` on line 29: its source gets a gradient",
+                                    "└── ✓ q_net"]
+
+
+def test_a_value_is_explained_where_there_is_no_sink(project):
+    code, out, _ = gradguard("explain", "train.py:20:13", cwd=project)
+    assert (code, out.splitlines()) == (0, ["train.py:20:13: `q_net(states)`",
+                                            "└── ✓ carries the gradient of `q_net` (started at 20:13)"])
+    code, out, _ = gradguard("explain", "train.py:21:31", cwd=project)
+    assert (code, out.splitlines()) == (1, [
+        "train.py:21:31: `tf.square(targets - q)`",
+        "└── ✗ constant to `tape`: cut by `.numpy()` at 20:13 (was the output of `q_net`)"])
+
+
+def test_json_for_tools(project):
+    code, out, _ = gradguard("explain", "--format", "json", "train.py:22", cwd=project)
+    assert code == 1
+    report = json.loads(out)
+    assert (report["kind"], report["sink"], report["callee"], report["ok"]) == ("sink", "gradient", "tape.gradient", False)
+    (source,) = report["sources"]
+    assert source["name"] == "q_net" and source["verdict"] == "cut" and source["gradient"] is False
+    assert source["break"] == {"code": "GG101", "label": "`.numpy()`", "cell": None, "line": 20, "column": 13}
+    assert source["diagnostic"]["code"] == "GG101" and (source["diagnostic"]["line"], source["diagnostic"]["column"]) == (20, 13)
+    assert source["start"] == {"cell": None, "line": 20, "column": 13}
+    assert [(s["line"], s["start"], s["cut"]) for s in source["steps"]] == [(20, True, True), (21, False, False), (22, False, False)]
+
+
+@pytest.mark.parametrize("position, message", [
+    ("missing.py:3", "explain: cannot read missing.py: No such file or directory"),
+    ("train.py:400", "explain: train.py has 29 lines, no line 400"),
+    ("train.py:2", "explain: nothing to explain at train.py:2: no tape.gradient, minimize, fit, loss function or "
+                   "value with a gradient dependency there"),
+    ("train.py", "explain: expected FILE:LINE[:COL] (or FILE.ipynb:cellN:LINE[:COL]), got 'train.py'"),
+    ("train.py:cell2:3", "explain: train.py is not a notebook: give FILE:LINE[:COL]"),
+    ("train.py:3:0", "explain: columns start at 1, got 0"),
+])
+def test_bad_input_is_one_line_and_exit_2(project, position, message):
+    code, out, err = gradguard("explain", position, cwd=project)
+    assert (code, out, err) == (2, "", f"gradguard: {message}\n")
+
+
+def test_a_file_that_does_not_parse_has_nothing_to_explain(project):
+    (project / "broken.py").write_text("def f(:\n    pass\n")
+    code, _, err = gradguard("explain", "broken.py:1", cwd=project)
+    assert code == 2 and err.startswith("gradguard: explain: broken.py: does not parse (")
+
+
+def test_notebook_positions_are_cells_as_check_prints_them(tmp_path):
+    shutil.copy(ROOT / "tests/programs/bad_nb_reinforce_numpy_probs.ipynb", tmp_path / "nb.ipynb")
+    code, out, _ = gradguard("explain", "nb.ipynb:cell4:6", cwd=tmp_path)
+    lines = out.splitlines()
+    assert code == 1
+    assert lines[0] == "nb.ipynb:cell 4:6: `tape.gradient` in cell 4, line 6: its source gets no gradient"
+    assert lines[1] == "└── ✗ policy: cut by `.numpy()` at cell 4:3:13"
+    assert lines[-1].startswith("    └── GG101 at cell 4:3:13: `policy(states, training=True)` (output of `policy`)")
+    _, checked, _ = gradguard("check", "--no-cache", "--quiet", "nb.ipynb", cwd=tmp_path)
+    assert "nb.ipynb:cell 4:3:13: GG101" in checked
+    code, _, err = gradguard("explain", "nb.ipynb:6", cwd=tmp_path)
+    assert (code, err) == (2, "gradguard: explain: nb.ipynb is a notebook: give the cell, as in nb.ipynb:cell3:6\n")
+    code, _, err = gradguard("explain", "nb.ipynb:cell1:1", cwd=tmp_path)
+    assert code == 2 and "has no code cell 1" in err
+
+
+def test_explain_is_in_the_usage(project):
+    code, out, _ = gradguard("help", cwd=project)
+    assert code == 0 and "explain" in out and "FILE:LINE[:COL]" in out
