@@ -123,7 +123,23 @@ class Lens:
 
     def explain_sink(self, sink: Sink, at: At = plain_at) -> SinkExplanation:
         status = sink_status(self.analysis, sink)
-        return SinkExplanation(sink, [self._source(sink, origin, paths, at) for origin, paths in status.items()])
+        sources = [self._source(sink, origin, paths, at) for origin, paths in status.items()]
+        return SinkExplanation(sink, sources + self._unwatched(sink))
+
+    def _unwatched(self, sink: Sink) -> list[SourceExplanation]:
+        """Sources that are plain tensors no tape watched (`tape.gradient(y, x)`): no origin at all."""
+        out = []
+        for item in sink.sources or ():
+            if item.origins or item.value.kind is not Kind.TENSOR or sink.kind is not SinkKind.GRADIENT:
+                continue
+            span = self.doc.span(item.node)
+            name = self.doc.short(item.node, 32)
+            origin = Origin(OriginKind.WATCHED, name, f"unwatched:{span.line}:{span.col}", span)
+            tape = f"`{sink.tape.name}`" if sink.tape is not None else "the tape"
+            reason = f"a plain tensor {tape} never watched"
+            out.append(SourceExplanation(origin, Verdict.UNTOUCHED, False, f"✗ {name}: {reason}", reason, None,
+                                         diagnostic=self._reported("GG306", span)))
+        return out
 
     def _source(self, sink: Sink, origin: Origin, paths: OriginStatus, at: At) -> SourceExplanation:
         verdict = paths.verdict
@@ -396,7 +412,7 @@ class Lens:
             lines = [self._with_rule(s.summary, s.brk) for s in explanation.sources]
             return explanation.title, lines
         if node is None or not self.interesting(node):
-            return None
+            return self._break_hover(line, col, at)
         value = self.values[node]
         if value.kind is Kind.GRADS and self.tape_for(node)[1] != "inside":
             return None  # gradients computed after the tape: nothing to say about their own gradient
@@ -404,7 +420,24 @@ class Lens:
         if not explained:
             return None
         lines = [self._with_rule(text, path.brk if isinstance(path, Cut) else None) for _, text, path in explained]
-        return f"`{self.doc.short(node, 60)}`", lines
+        here = self._break_hover(line, col, at, self.doc.span(node))  # a break at this very expression
+        return f"`{self.doc.short(node, 60)}`", lines + [extra for extra in (here[1] if here else []) if extra not in lines]
+
+    def _break_hover(self, line: int, col: int, at: At, exactly: Span | None = None) -> tuple[str, list[str]] | None:
+        """At a break the engine met outside the code it records (a layer's `Lambda(tf.round)`, a
+        helper), or `exactly` at a span: which sink's sources it cuts."""
+        lines = []
+        for sink in self.analysis.sinks:
+            for source in self.explain_sink(sink, at).sources:
+                brk = source.brk
+                if brk is not None and _within(brk.via or brk.span, line, col) and exactly in (None, brk.via or brk.span):
+                    lines.append(self._with_rule(f"cuts the gradient of `{source.origin.name}` for {sink.label}: "
+                                                 f"{words.cut_by(brk, at)}", brk))
+        if not lines:
+            return None
+        brk_span = next(s.brk.via or s.brk.span for sink in self.analysis.sinks
+                        for s in self.explain_sink(sink, at).sources if s.brk and _within(s.brk.via or s.brk.span, line, col))
+        return f"`{self.doc.short_span(brk_span, 60)}`", list(dict.fromkeys(lines))
 
     def _with_rule(self, text: str, brk: Break | None) -> str:
         url = self.rule_url(brk.code) if brk is not None else None
@@ -444,7 +477,7 @@ class Lens:
 def _within(span: Span, line: int, col: int | None) -> bool:
     if col is None:
         return span.line <= line <= span.end_line
-    return (span.line, span.col) <= (line, col) <= (span.end_line, span.end_col)
+    return (span.line, span.col) <= (line, col) < (span.end_line, span.end_col)  # a character of the span
 
 
 def _size(span: Span) -> tuple[int, int]:
