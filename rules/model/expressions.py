@@ -72,6 +72,9 @@ class Expressions:
                 return self._read(Value(kind=Kind.VARIABLE, sources=frozenset({base.model})), node)
             if node.attr == "layers":
                 return base
+            if node.attr in ("output", "outputs") and base.model is not None:
+                # The symbolic output a functional model is built on: it carries the model's variables.
+                return Value(frozenset({Grad(base.model, self.doc.span(node), None)}), kind=Kind.TENSOR)
             if key is not None and frame.cls is not None and frame.cls.is_keras and self.conventions.model(node.attr):
                 return base
         if key is not None and self.conventions.model(node.attr) and not (frame.cls and frame.cls.is_keras):
@@ -79,6 +82,10 @@ class Expressions:
             return Value(kind=Kind.MODEL, model=origin)
         if node.attr in TENSOR_ATTRS_WITHOUT_GRADIENT:
             return UNKNOWN
+        if node.attr in VARIABLE_ATTRS and base.kind not in (Kind.VARIABLES, Kind.VARIABLE):
+            # No tensor has `trainable_variables`: whatever `base` is, these are some model's
+            # variables, the model unknown (`tf.keras.load_model(path).trainable_variables`).
+            return Value(kind=Kind.VARIABLES)
         return evolve(base, kind=Kind.UNKNOWN if base.kind in (Kind.MODEL, Kind.CALLABLE) else base.kind, items=None)
 
     def eval_Subscript(self, node: ast.Subscript, frame: Frame) -> Value:
@@ -86,7 +93,7 @@ class Expressions:
         self.eval(node.slice, frame)
         if base.items and isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, int):
             if -len(base.items) <= node.slice.value < len(base.items):
-                return base.items[node.slice.value]
+                return self._read(base.items[node.slice.value], node)  # `variables[0] * 2.0` reads it
         if base.kind == Kind.VARIABLES and not isinstance(node.slice, ast.Slice):  # one of the variables, read
             return self._read(Value(kind=Kind.VARIABLE, sources=variable_origins(base)), node)
         if base.kind in (Kind.VARIABLES, Kind.MODEL):

@@ -159,37 +159,43 @@ class Layers:
 
     # ------------------------------------------------------------------ calling a layer
     def run_layer(self, model: Value, site: Site, frame: Frame) -> Value:
-        """`layer(x)`: its output depends on its variables and its inputs, except what it cuts."""
+        """`layer(x)`: its output depends on its variables, on the models it is built from
+        (`contains`) and on its inputs, except what it cuts."""
         effect = self.effect_of(model)
         # A layer without weights (`Flatten`, `Lambda`) starts no gradient of its own.
         output = Value(kind=Kind.TENSOR) if effect is not None and effect.weightless else \
             self._model_output(model, site.node, frame)
         args = list(site.args)
-        if effect is not None and effect.some_cut is not None and model.model is not None and output.live:
-            brk = evolve(effect.some_cut, via=self.doc.span(site.node), value_text=self.doc.short(site.node),
-                         inner=effect.some_cut)
-            part = _part(model.model, effect)
-            span = self.doc.span(site.node)
-            dead = {Cut(brk, Grad(origin, span, None)) for origin in effect.dead}
-            output = evolve(output, cut=output.cut | dead | {Cut(brk, evolve(g, origin=part)) for g in output.live})
-        if effect is not None:
-            # Still live, and a gradient call that reaches them raises: both are true.
-            via, text = self.doc.span(site.node), self.doc.short(site.node)
-            if effect.weights_raises is not None:
-                brk = evolve(effect.weights_raises, via=via, value_text=text, inner=effect.weights_raises)
-                output = evolve(output, cut=output.cut | {Cut(brk, g) for g in output.live})
-            if effect.input_raises is not None and args:
-                brk = evolve(effect.input_raises, via=via, value_text=text, inner=effect.input_raises)
-                args[0] = evolve(args[0], cut=args[0].cut | {Cut(brk, g) for g in args[0].live})
-        if effect is not None and (effect.weights_cut or effect.input_cut):
-            via, text = self.doc.span(site.node), self.doc.short(site.node)
-            if effect.weights_cut is not None:
-                brk = evolve(effect.weights_cut, via=via, value_text=text, inner=effect.weights_cut)
-                output = Value(frozenset(), frozenset(Cut(brk, g) for g in output.live), Kind.TENSOR)
-            if effect.input_cut is not None and args:
-                brk = evolve(effect.input_cut, via=via, value_text=text, inner=effect.input_cut)
-                first = args[0]
-                args[0] = Value(frozenset(), first.cut | frozenset(Cut(brk, g) for g in first.live), Kind.TENSOR)
+        if effect is None:
+            return self.op(join([output, *args, *site.keywords.values()]), site.node, frame)
+        span, text = self.doc.span(site.node), self.doc.short(site.node)
+
+        def reported(brk: Break) -> Break:  # at this call, as a break inside a helper is
+            return evolve(brk, via=span, value_text=text, inner=brk)
+
+        inner_live = frozenset(Grad(o, span, None) for o in effect.contains)
+        inner_dead = frozenset(Grad(o, span, None) for o in effect.dead)
+        if effect.weights_cut is not None:
+            brk = reported(effect.weights_cut)
+            output = Value(frozenset(), frozenset(Cut(brk, g) for g in output.live | inner_live | inner_dead),
+                           Kind.TENSOR)
+        else:
+            cut = set(output.cut)
+            if effect.some_cut is not None and model.model is not None and output.live:
+                brk = reported(effect.some_cut)
+                part = _part(model.model, effect)
+                cut |= {Cut(brk, g) for g in inner_dead} | {Cut(brk, evolve(g, origin=part)) for g in output.live}
+            output = Value(output.live | inner_live, frozenset(cut), output.kind)
+        # Still live, and a gradient call that reaches them raises: both are true.
+        if effect.weights_raises is not None:
+            brk = reported(effect.weights_raises)
+            output = evolve(output, cut=output.cut | {Cut(brk, g) for g in output.live})
+        if args and effect.input_raises is not None:
+            brk = reported(effect.input_raises)
+            args[0] = evolve(args[0], cut=args[0].cut | {Cut(brk, g) for g in args[0].live})
+        if args and effect.input_cut is not None:
+            brk = reported(effect.input_cut)
+            args[0] = Value(frozenset(), args[0].cut | frozenset(Cut(brk, g) for g in args[0].live), Kind.TENSOR)
         return self.op(join([output, *args, *site.keywords.values()]), site.node, frame)
 
 
@@ -224,7 +230,12 @@ def _effect_of_summary(summary: Value, own: Origin | None, inside: str, param: i
 def _sequential_effect(layers: tuple[Value, ...]) -> LayerEffect | None:
     """Layers in order: a layer that cuts its input cuts every layer before it; the model's
     weights are all cut when every layer that may have weights is cut."""
-    return _compose(tuple(layer.effect or NO_EFFECT for layer in layers if layer.kind == Kind.MODEL))
+    return _compose(tuple(_member(layer) for layer in layers if layer.kind == Kind.MODEL))
+
+
+def _member(layer: Value) -> LayerEffect:
+    """A layer's effect as one layer of a `Sequential`, knowing which model it is."""
+    return evolve(layer.effect or NO_EFFECT, origin=layer.model)
 
 
 def _compose(effects: tuple[LayerEffect, ...]) -> LayerEffect:
@@ -235,7 +246,12 @@ def _compose(effects: tuple[LayerEffect, ...]) -> LayerEffect:
     common["stateful"] = any(e.stateful for e in effects)
     last = max((i for i, e in enumerate(effects) if e.input_cut is not None), default=None)
     if last is None:
-        return LayerEffect(layers=effects, **common)
+        return LayerEffect(layers=effects, contains=_origins(effects), **common)
+    # The models among the layers: those after the break (and the breaking one, if its own
+    # weights still train) keep their gradient; those before it lose it.
+    common["contains"] = _origins(e for i, e in enumerate(effects)
+                                  if i > last or i == last and e.weights_cut is None)
+    common["dead"] = _origins(e for i, e in enumerate(effects) if i < last or i == last and e.weights_cut)
     input_cut = effects[last].input_cut
     weights_cut = input_cut
     for effect in effects[last:]:
@@ -255,23 +271,31 @@ def _compose(effects: tuple[LayerEffect, ...]) -> LayerEffect:
                        part=part, layers=effects, **common)
 
 
+def _origins(effects) -> frozenset[Origin]:
+    return frozenset(e.origin for e in effects if e.origin is not None)
+
+
 def _functional_effect(outputs: Value) -> LayerEffect | None:
     """`keras.Model(inputs, outputs)`: when no layer reaches the outputs any more and some did,
     calling the model gives its weights nothing; when some layers reach them only through a break
     (and by no other path), those layers get nothing."""
     live = {g.origin for g in outputs.live}
+    # The models it is built from (`keras.Model(z, discriminator(generator(z)))`): calling it
+    # runs them, with their own variables.
+    contains = frozenset(o for o in live if o.kind in (OriginKind.MODEL, OriginKind.VARIABLE))
     dead = [c for c in outputs.cut if c.grad.origin not in live and not c.brk.deliberate]
     raising = sorted((c for c in outputs.cut if c.brk.raises), key=lambda c: (c.brk.span, c.brk.code))
     if raising and not dead:
-        return LayerEffect(weights_raises=raising[0].brk.inner or raising[0].brk)
+        return LayerEffect(weights_raises=raising[0].brk.inner or raising[0].brk, contains=contains)
     if not dead:
-        return None
+        return LayerEffect(contains=contains) if contains else None
     cut = sorted(dead, key=lambda c: (c.brk.span, c.brk.code))[0]
     brk = cut.brk.inner or cut.brk  # reported where the model runs, or where it breaks
+    dead_origins = frozenset(c.grad.origin for c in dead if c.grad.origin.kind is OriginKind.MODEL)
     if live:
-        dead_origins = frozenset(c.grad.origin for c in dead if c.grad.origin.kind is OriginKind.MODEL)
-        return LayerEffect(some_cut=brk, part=f"before {_short_label(brk.label)}", dead=dead_origins)
-    return LayerEffect(weights_cut=brk)
+        return LayerEffect(some_cut=brk, part=f"before {_short_label(brk.label)}", dead=dead_origins,
+                           contains=contains)
+    return LayerEffect(weights_cut=brk, dead=dead_origins)
 
 
 def _short_label(label: str) -> str:

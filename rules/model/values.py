@@ -119,7 +119,9 @@ class LayerEffect:
     some_cut: Break | None = None
     part: str = ""
     layers: tuple["LayerEffect", ...] | None = None  # a `Sequential`'s layers so far (`model.add`)
-    dead: frozenset[Origin] = frozenset()  # inner models a functional model's `some_cut` cuts (`seg_net`)
+    dead: frozenset[Origin] = frozenset()  # inner models its break cuts (`seg_net` behind an argmax)
+    contains: frozenset[Origin] = frozenset()  # inner models that still train through it (`generator`)
+    origin: Origin | None = None  # as one layer of a `Sequential`: which model it is
     # An op with no registered gradient that its input (its weights) goes through, whatever else does.
     input_raises: Break | None = None
     weights_raises: Break | None = None

@@ -104,17 +104,25 @@ _GRAPH_APIS = ("tensorflow.Session", "tensorflow.placeholder", "tensorflow.Graph
                "tensorflow.compat.v1.Session", "tensorflow.compat.v1.placeholder", "tensorflow.compat.v1.Graph",
                "tensorflow.compat.v1.estimator.", "tensorflow.compat.v1.disable_eager_execution",
                "tensorflow.compat.v1.disable_v2_behavior", "tensorflow.disable_eager_execution",
-               "tensorflow.disable_v2_behavior", "tensorflow_estimator.")
+               "tensorflow.disable_v2_behavior", "tensorflow_estimator.",
+               # variables initialised for a session; a branch on the mode (`if tf.executing_eagerly(): return`)
+               "tensorflow.compat.v1.global_variables_initializer", "tensorflow.global_variables_initializer",
+               "tensorflow.executing_eagerly", "tensorflow.compat.v1.executing_eagerly")
+# `tf.test.TestCase`'s graph sessions: `with self.cached_session() as sess: sess.run(train_op)`.
+_TEST_SESSIONS = {"cached_session", "test_session"}
 _TF1_ONLY_OPTIMIZER = "tensorflow.train."  # gone in TensorFlow 2 (there: tf.compat.v1.train)
 
 
 def _builds_graphs(doc) -> bool:
     """The file is TensorFlow 1 graph code: it imports `tensorflow.compat.v1` as its `tf`, or uses
-    sessions, placeholders, graphs, Estimators or TF1-only optimizers anywhere."""
+    sessions (a test case's too), placeholders, graphs, Estimators, TF1-only optimizers or a test
+    of the execution mode anywhere."""
     if doc.imports.tensorflow_v1_as_tf:
         return True
     for node in doc.nodes_of(ast.Attribute):
         qual = doc.imports.qualname(node) or ""
         if qual.startswith(_GRAPH_APIS) or (qual.startswith(_TF1_ONLY_OPTIMIZER) and qual.endswith("Optimizer")):
+            return True
+        if node.attr in _TEST_SESSIONS and isinstance(node.value, ast.Name) and node.value.id == "self":
             return True
     return False
