@@ -19,6 +19,8 @@ from gradguard.rules.catalogue import registry
 from gradguard.rules.diagnostics import Diagnostic, Fix, Safety, Severity, Span
 from gradguard.rules.fix.edits import with_newline
 from gradguard.rules.fix.loop import CellTexts, PythonText, fits_in_one_cell, fix_until_stable
+from gradguard.rules.lens.lens import Lens
+from gradguard.rules.model.record import recording
 from gradguard.rules.project.config import Config
 from gradguard.rules.source.notebook import (cell_at, cell_column, join_cells, relabel_lines, within_one_cell,
                                              writable_in_cells)
@@ -97,17 +99,21 @@ class Result:
     diagnostics: list[Diagnostic]
     by_uri: dict[str, list[types.Diagnostic]]  # every part's URI, empty lists included
     cross_module: bool = False                 # from the jedi pass
+    lens: Lens | None = None                   # the recorded values, for hover and inlay hints
 
 
 def analyze(snap: Snapshot, resolver=None, budget=None) -> Result:
-    """The fast pass (this document alone), or with `resolver` the cross-module (jedi) pass."""
-    found = snap.diagnose(resolver=resolver, budget=budget)
+    """The fast pass (this document alone), or with `resolver` the cross-module (jedi) pass; the
+    analysis records its values (model/record.py) for the lens (server/hover.py, server/inlay.py)."""
+    with recording() as recorder:
+        found = snap.diagnose(resolver=resolver, budget=budget)
+    lens = Lens(recorder.analysis, recorder.values, found) if recorder.analysis is not None else None
     by_uri: dict[str, list[types.Diagnostic]] = {part.uri: [] for part in snap.parts}
     for diagnostic in found:
         located = to_lsp(diagnostic, snap)
         if located is not None:
             by_uri[located[0]].append(located[1])
-    return Result(snap, found, by_uri, resolver is not None)
+    return Result(snap, found, by_uri, resolver is not None, lens)
 
 
 def locate(span: Span, snap: Snapshot) -> tuple[Part, types.Range] | None:

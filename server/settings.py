@@ -29,6 +29,8 @@ class ClientSettings:
     jedi_enable: bool = True
     jedi_time_budget: float = 1.0    # seconds per document
     jedi_environment: str | None = None
+    lens_hover: bool = True          # the gradient lens: hover on values (server/hover.py)
+    lens_inlay_hints: bool = True    # ... and inlay hints (or code lenses) after sinks (server/inlay.py)
 
     def apply_to(self, config: Config) -> Config:
         if self.select is not None:
@@ -77,6 +79,8 @@ def parse_settings(raw: object) -> tuple[ClientSettings, list[str]]:
     take("jedi_enable", "jedi.enable", check.boolean)
     take("jedi_time_budget", "jedi.timeBudget", check.seconds)
     take("jedi_environment", "jedi.environment", lambda k, v: _text(check, k, v))
+    take("lens_hover", "lens.hover", check.boolean)
+    take("lens_inlay_hints", "lens.inlayHints", check.boolean)
     return ClientSettings(**values), problems
 
 
