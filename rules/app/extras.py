@@ -108,9 +108,12 @@ def after_check(run, files: list[tuple[str, Path]]) -> int | None:
     args = run.args
     if getattr(args, "add_noqa", False):
         return add_noqa(run, files)
-    if getattr(args, "unused_suppressions", False) and not args.diff:
+    wanted = getattr(args, "unused_suppressions", False)
+    if not args.diff:
         resolvers: dict[Path, JediResolver] = {}
         for display, path in files:
+            if not (wanted or _config_of(run, path).unused_suppressions):
+                continue  # GG900 named neither on the command line nor in the file's configuration
             found = _unused_in_file(run, display, path, resolvers)
             if found is not None and args.fix and found[2] and _fix_unused(run, found[0], found[2]):
                 run.findings[:] = [finding for finding in run.findings if finding[0] != display]

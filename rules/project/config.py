@@ -47,7 +47,7 @@ DEFAULT_EXCLUDES = (
     "__pypackages__", "_build", "buck-out", "dist", "node_modules", "site-packages", "venv",
     "build", "__pycache__", ".gradguard_cache",
 )
-_KEYS = ("select", "ignore", "per-file-ignores", "severity", "exclude", "extend-exclude", "jedi", "jedi-time-budget",
+_KEYS = ("select", "extend-select", "ignore", "per-file-ignores", "severity", "exclude", "extend-exclude", "jedi", "jedi-time-budget",
          "model-names", "next-state-names", "guess-from-names")
 _NOT_SUPPORTED = {
     "extend": "gradguard does not extend configuration files: the nearest [tool.gradguard] configures its "
@@ -73,6 +73,9 @@ class Config:
     jedi: bool = True          # follow calls into other modules with jedi
     jedi_time_budget: float = 1.0  # seconds of jedi per file
     names: NameConventions = DEFAULT_CONVENTIONS  # what the analysis may guess from names
+    # GG900 named in `select`/`extend-select` (and not in `ignore`): report unused suppression
+    # comments. Off by default, like ruff's RUF100: `select = ["GG"]` does not turn it on.
+    unused_suppressions: bool = False
 
     def enabled(self, code: str, path: str | os.PathLike | None = None) -> bool:
         if not _matches_any(code, self.select) or _matches_any(code, self.ignore):
@@ -267,9 +270,13 @@ def _config_from_table(table: object, path: Path, in_tool_table: bool | None = N
         if key not in _KEYS:
             raise ConfigError(f"{where}: unknown key {key!r}{_did_you_mean(key, _KEYS)}")
     check = Checker(where)
+    select = check.strings("select", table.get("select", ["GG"]))
+    extend = check.strings("extend-select", table.get("extend-select", []))
+    ignore = check.strings("ignore", table.get("ignore", []))
     return Config(
-        select=check.codes("select", table.get("select", ["GG"])),
-        ignore=check.codes("ignore", table.get("ignore", [])),
+        select=check.codes("select", _without_gg900(select)) + check.codes("extend-select", _without_gg900(extend)),
+        ignore=check.codes("ignore", _without_gg900(ignore)),
+        unused_suppressions=_names_gg900(select + extend) and not _names_gg900(ignore),
         per_file_ignores=check.per_file_ignores(table.get("per-file-ignores", {})),
         severity=check.severities(table.get("severity", {})),
         exclude=check.strings("exclude", table.get("exclude", list(DEFAULT_EXCLUDES))),
@@ -342,6 +349,16 @@ class Checker:
                 raise self.fail(f"severity.{code}: expected \"error\", \"warning\" or \"info\", got {level!r}")
             out[code] = Severity(level)
         return out
+
+
+def _names_gg900(codes) -> bool:
+    """`GG900` or a prefix of it longer than the family (`GG9`): the unused-suppression check,
+    which runs after the rules and is not one of them."""
+    return any(len(code) >= 3 and "GG900".startswith(code.upper()) for code in codes)
+
+
+def _without_gg900(codes: tuple[str, ...]) -> list[str]:
+    return [code for code in codes if not _names_gg900([code])]
 
 
 def known_codes() -> list[str]:
