@@ -33,6 +33,7 @@ export interface ServerSettings {
     fixAll: boolean;
     codeAction: { disableRuleComment: { enable: boolean } };
     jedi: { enable: boolean; environment?: string };
+    lens: { hover: boolean; inlayHints: boolean };
 }
 
 type Scope = vscode.ConfigurationScope | undefined;
@@ -119,6 +120,10 @@ export function readServerSettings(scope: Scope, jediEnvironment?: string): Serv
         fixAll: getSetting<boolean>('fixAll', true, scope) !== false,
         codeAction: { disableRuleComment: { enable: getSetting<boolean>('codeAction.disableRuleComment.enable', true, scope) !== false } },
         jedi: { enable: getSetting<boolean>('jedi.enable', true, scope) !== false },
+        lens: {
+            hover: getSetting<boolean>('lens.hover', true, scope) !== false,
+            inlayHints: getSetting<boolean>('lens.inlayHints', true, scope) !== false,
+        },
     };
     if (jediEnvironment) {
         settings.jedi.environment = jediEnvironment;

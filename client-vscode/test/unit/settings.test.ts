@@ -101,6 +101,7 @@ describe('server settings', () => {
         assert.deepEqual(readServerSettings(undefined), {
             enable: true, select: null, ignore: [], severity: {}, fixAll: true,
             codeAction: { disableRuleComment: { enable: true } }, jedi: { enable: true },
+            lens: { hover: true, inlayHints: true },
         });
     });
 
@@ -115,15 +116,18 @@ describe('server settings', () => {
             'gradguard.fixAll': false,
             'gradguard.codeAction.disableRuleComment.enable': false,
             'gradguard.jedi.enable': false,
+            'gradguard.lens.inlayHints': false,
             'gradguard.enable': false,
         });
         assert.deepEqual(readServerSettings(a.uri), {
             enable: true, select: ['GG1', 'GG202'], ignore: [], severity: {}, fixAll: true,
             codeAction: { disableRuleComment: { enable: true } }, jedi: { enable: true },
+            lens: { hover: true, inlayHints: true },
         });
         assert.deepEqual(readServerSettings(b.uri, '/venv/bin/python'), {
             enable: false, select: ['GG1', 'GG202'], ignore: ['GG303'], severity: { GG202: 'info' }, fixAll: false,
             codeAction: { disableRuleComment: { enable: false } }, jedi: { enable: false, environment: '/venv/bin/python' },
+            lens: { hover: true, inlayHints: false },
         });
     });
 
