@@ -172,7 +172,7 @@ def test_explicit_config_file_missing(tmp_path):
         ('[tool.gradguard]\nselet = ["GG1"]\n', r"\[tool.gradguard\]: unknown key 'selet' \(did you mean 'select'"),
         ('[tool.gradguard]\nselect = "GG1"\n', "select: expected a list of strings, got a string"),
         ('[tool.gradguard]\nignore = [1]\n', "ignore: expected a list of strings"),
-        ('[tool.gradguard]\nselect = ["GG9"]\n', "select: unknown rule code 'GG9'"),
+        ('[tool.gradguard]\nselect = ["GG6"]\n', "select: unknown rule code 'GG6'"),
         ('[tool.gradguard]\nselect = ["gg-1"]\n', "is not a rule code"),
         ('[tool.gradguard]\nper-file-ignores = ["x"]\n', "per-file-ignores: expected a table"),
         ('[tool.gradguard.per-file-ignores]\n"a.py" = ["GG777"]\n', "unknown rule code 'GG777'"),
