@@ -10,7 +10,6 @@ the request waits for the next change (the long poll VS Code expects) until it i
 from __future__ import annotations
 
 import asyncio
-import os
 import uuid
 from pathlib import Path
 
@@ -18,7 +17,7 @@ from lsprotocol import types
 from pygls.uris import from_fs_path, to_fs_path
 
 from gradguard.rules.project.files import Walk
-from gradguard.rules.project.config import ConfigError
+from gradguard.rules.project.config import ConfigError, Configs
 
 from . import analysis
 from .analysis import Result
@@ -82,13 +81,13 @@ def _workspace_files(ls: GradguardServer) -> list[Path]:
         folders = [ls.workspace.root_path]
     files: list[Path] = []
     for folder in filter(None, folders):
+        # Each subfolder's own pyproject.toml says what it excludes, as `gradguard check` walks it.
+        walk = Walk(Configs(), lambda message: ls.log_message(message, types.MessageType.Warning))
         try:
-            config, _ = ls.file_configs.for_path(os.path.join(folder, "pyproject.toml"))
+            walk.add_argument(folder)
         except ConfigError as error:
             ls.log_message(f"workspace diagnostics: {error}", types.MessageType.Warning)
             continue
-        walk = Walk(config, lambda message: ls.log_message(message, types.MessageType.Warning))
-        walk.add_argument(folder)
         files.extend(path for _, path in walk.files if path.suffix == ".py")
     return files
 
