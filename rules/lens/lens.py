@@ -80,6 +80,9 @@ class Lens:
         self._by_line: dict[int, list[ast.AST]] | None = None
         self._bindings: dict[str, list[ast.AST]] | None = None
         self._tapes = {id(tape.with_node): tape for tape in analysis.tapes}
+        self._scopes: dict[int, ast.AST | None] = {}
+        self._lens_scopes: dict[int, list[TapeInfo]] | None = None  # scope → its tapes, for scopes with something to say
+        self._break_index: list[tuple[Span, Sink, Origin, Break]] | None = None
 
     # -- finding things by position -----------------------------------------------------------
 
@@ -121,9 +124,10 @@ class Lens:
 
     # -- sinks ----------------------------------------------------------------------------------
 
-    def explain_sink(self, sink: Sink, at: At = plain_at) -> SinkExplanation:
+    def explain_sink(self, sink: Sink, at: At = plain_at, steps: bool = True) -> SinkExplanation:
+        """Each source of `sink`; `steps`: with the statements on the way (explain, not the hints)."""
         status = sink_status(self.analysis, sink)
-        sources = [self._source(sink, origin, paths, at) for origin, paths in status.items()]
+        sources = [self._source(sink, origin, paths, at, steps) for origin, paths in status.items()]
         return SinkExplanation(sink, sources + self._unwatched(sink))
 
     def _unwatched(self, sink: Sink) -> list[SourceExplanation]:
@@ -141,7 +145,7 @@ class Lens:
                                          diagnostic=self._reported("GG306", span)))
         return out
 
-    def _source(self, sink: Sink, origin: Origin, paths: OriginStatus, at: At) -> SourceExplanation:
+    def _source(self, sink: Sink, origin: Origin, paths: OriginStatus, at: At, steps: bool) -> SourceExplanation:
         verdict = paths.verdict
         ok = True if verdict is Verdict.LIVE else None if verdict is Verdict.SILENT else False
         brk = None
@@ -156,8 +160,8 @@ class Lens:
             reason = f"{words.cut_by(brk, at)}, which has no gradient registered: {sink.named} raises LookupError"
         grad = self._start(paths, brk)
         summary = f"{words.mark(ok)} {origin.name}" + (f": {reason}" if reason else "")
-        steps = self._steps(sink, origin, grad, brk) if grad is not None else []
-        return SourceExplanation(origin, verdict, ok, summary, reason, grad.site if grad else None, steps, brk,
+        way = self._steps(sink, origin, grad, brk) if grad is not None and steps else []
+        return SourceExplanation(origin, verdict, ok, summary, reason, grad.site if grad else None, way, brk,
                                  self._diagnostic(sink, origin, paths, brk))
 
     def _start(self, paths: OriginStatus, brk: Break | None) -> Grad | None:
@@ -322,11 +326,32 @@ class Lens:
         return below if isinstance(current, _COMPOUND) and below is not current else current
 
     def _scope(self, node: ast.AST) -> ast.AST | None:
+        known = self._scopes.get(id(node), False)
+        if known is not False:
+            return known
         parents = self.doc.parents
         current = parents.get(node)
         while current is not None and not isinstance(current, _SCOPES):
             current = parents.get(current)
+        self._scopes[id(node)] = current
         return current
+
+    def _lens(self) -> dict[int, list[TapeInfo]]:
+        """The scopes the lens speaks in (a sink or a tape in them, a loss function, a `train_step`),
+        each with its tapes in order."""
+        if self._lens_scopes is None:
+            scopes: dict[int, list[TapeInfo]] = {}
+            for sink in self.analysis.sinks:
+                scopes.setdefault(id(self._scope(sink.node)), [])
+                if sink.kind is SinkKind.LOSS_FUNCTION:
+                    scopes.setdefault(id(sink.node), [])
+            for tape in sorted(self.analysis.tapes, key=lambda t: (t.with_node.lineno, t.with_node.col_offset)):
+                scopes.setdefault(id(self._scope(tape.with_node)), []).append(tape)
+            for function in self.doc.nodes_of(ast.FunctionDef):
+                if function.name == "train_step":
+                    scopes.setdefault(id(function), [])
+            self._lens_scopes = scopes
+        return self._lens_scopes
 
     # -- values -----------------------------------------------------------------------------------
 
@@ -337,12 +362,11 @@ class Lens:
         current = parents.get(node)
         while current is not None and not isinstance(current, _SCOPES):
             tape = self._tapes.get(id(current))
-            if tape is not None and any(current is t.with_node for t in self.analysis.tapes):
+            if tape is not None and tape.with_node is current:
                 return tape, "inside"
             current = parents.get(current)
-        scope = current
         here = (node.lineno, node.col_offset)
-        mine = [t for t in self.analysis.tapes if self._scope(t.with_node) is scope]
+        mine = self._lens().get(id(current), [])
         after = [t for t in mine if (t.with_node.lineno, t.with_node.col_offset) > here]
         if after:
             return min(after, key=lambda t: t.with_node.lineno), "before"
@@ -352,13 +376,7 @@ class Lens:
 
     def interesting(self, node: ast.AST) -> bool:
         """In a function (or the module) with a sink or a tape, a loss function, or a `train_step`."""
-        scope = self._scope(node)
-        if isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef)) and scope.name == "train_step":
-            return True
-        for sink in self.analysis.sinks:
-            if sink.node is scope or self._scope(sink.node) is scope:
-                return True
-        return any(self._scope(t.with_node) is scope for t in self.analysis.tapes)
+        return id(self._scope(node)) in self._lens()
 
     def explain_value(self, node: ast.AST, at: At = plain_at) -> list[tuple[bool, str, Cut | Grad]]:
         """(carries a gradient the tape records, the words, the path) for each origin of the value."""
@@ -406,7 +424,7 @@ class Lens:
                     self.doc.span(getattr(sink.node, "func", sink.node)), line, col):
                 sink = None
         if sink is not None:
-            explanation = self.explain_sink(sink, at)
+            explanation = self.explain_sink(sink, at, steps=False)
             if not explanation.sources:
                 return None
             lines = [self._with_rule(s.summary, s.brk) for s in explanation.sources]
@@ -426,18 +444,16 @@ class Lens:
     def _break_hover(self, line: int, col: int, at: At, exactly: Span | None = None) -> tuple[str, list[str]] | None:
         """At a break the engine met outside the code it records (a layer's `Lambda(tf.round)`, a
         helper), or `exactly` at a span: which sink's sources it cuts."""
-        lines = []
-        for sink in self.analysis.sinks:
-            for source in self.explain_sink(sink, at).sources:
-                brk = source.brk
-                if brk is not None and _within(brk.via or brk.span, line, col) and exactly in (None, brk.via or brk.span):
-                    lines.append(self._with_rule(f"cuts the gradient of `{source.origin.name}` for {sink.label}: "
-                                                 f"{words.cut_by(brk, at)}", brk))
-        if not lines:
+        if self._break_index is None:
+            self._break_index = [(s.brk.via or s.brk.span, sink, s.origin, s.brk) for sink in self.analysis.sinks
+                                 for s in self.explain_sink(sink, steps=False).sources if s.brk is not None]
+        found = [(span, sink, origin, brk) for span, sink, origin, brk in self._break_index
+                 if _within(span, line, col) and exactly in (None, span)]
+        if not found:
             return None
-        brk_span = next(s.brk.via or s.brk.span for sink in self.analysis.sinks
-                        for s in self.explain_sink(sink, at).sources if s.brk and _within(s.brk.via or s.brk.span, line, col))
-        return f"`{self.doc.short_span(brk_span, 60)}`", list(dict.fromkeys(lines))
+        lines = [self._with_rule(f"cuts the gradient of `{origin.name}` for {sink.label}: {words.cut_by(brk, at)}", brk)
+                 for _, sink, origin, brk in found]
+        return f"`{self.doc.short_span(found[0][0], 60)}`", list(dict.fromkeys(lines))
 
     def _with_rule(self, text: str, brk: Break | None) -> str:
         url = self.rule_url(brk.code) if brk is not None else None
@@ -449,7 +465,7 @@ class Lens:
         """(line, column, label, tooltip) after each sink: which requested sources get a gradient."""
         out = []
         for sink in self.analysis.sinks:
-            explanation = self.explain_sink(sink, at)
+            explanation = self.explain_sink(sink, at, steps=False)
             if not explanation.sources:
                 continue
             line, col = self._hint_place(sink)
