@@ -54,26 +54,30 @@ def engine_class(base: type) -> type:
         return base
     cls = _CLASSES.get(base)
     if cls is None:
-        cls = _CLASSES[base] = type(f"Recording{base.__name__}", (_Recording, base), {})
+        cls = _CLASSES[base] = _recording(base)
     return cls
 
 
-class _Recording:
-    """Mixed in before the engine: its `eval` and `bind` run first and call the engine's."""
+def _recording(base: type) -> type:
+    """The subclass whose `eval` and `bind` call the engine's, then keep the value. The engine's
+    methods are looked up once, here: `super()` in a method called for every expression costs."""
+    base_init, base_eval, base_bind = base.__init__, base.eval, base.bind
 
     def __init__(self, *args, **kwargs) -> None:
-        super().__init__(*args, **kwargs)
-        self._recorder = _ACTIVE.get()
-        self._recorder.start(self.analysis)
-        self._kept = self._recorder.values
+        base_init(self, *args, **kwargs)
+        recorder = _ACTIVE.get()
+        recorder.start(self.analysis)
+        self._kept = recorder.values
 
     def eval(self, node, frame):
-        value = super().eval(node, frame)
+        value = base_eval(self, node, frame)
         if (value.live or value.cut) and not frame.summary:
             self._kept[node] = value
         return value
 
     def bind(self, target, value, frame, value_node) -> None:
-        super().bind(target, value, frame, value_node)
+        base_bind(self, target, value, frame, value_node)
         if (value.live or value.cut) and not frame.summary and isinstance(target, (ast.Name, ast.Attribute)):
             self._kept[target] = value
+
+    return type(f"Recording{base.__name__}", (base,), {"__init__": __init__, "eval": eval, "bind": bind})
