@@ -22,6 +22,7 @@ from ..model.status import OriginStatus, Verdict, sink_status
 from ..model.values import Break, Cut, Grad, Kind, Origin, OriginKind, Value
 from ..report.breaks import reported_breaks
 from . import words
+from .places import loss_uses
 from .words import At, plain_at
 
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.Module)
@@ -83,6 +84,12 @@ class Lens:
         self._scopes: dict[int, ast.AST | None] = {}
         self._lens_scopes: dict[int, list[TapeInfo]] | None = None  # scope → its tapes, for scopes with something to say
         self._break_index: list[tuple[Span, Sink, Origin, Break]] | None = None
+        self._uses: dict[int, list[ast.Call]] | None = None
+
+    def _loss_uses(self) -> dict[int, list[ast.Call]]:
+        if self._uses is None:
+            self._uses = loss_uses(self.doc, self.analysis.sinks)
+        return self._uses
 
     # -- finding things by position -----------------------------------------------------------
 
@@ -92,10 +99,11 @@ class Lens:
         found = []
         for sink in self.analysis.sinks:
             span = self.doc.span(sink.node)
-            if sink.kind is SinkKind.LOSS_FUNCTION:
-                span = Span(span.line, span.col, span.line, len(self.doc.lines[span.line - 1]))
-            if _within(span, line, col):
-                found.append((span, sink))
+            spans = [span]
+            if sink.kind is SinkKind.LOSS_FUNCTION:  # its `def` line, and where `compile` and `fit` use it
+                spans = [Span(span.line, span.col, span.line, len(self.doc.lines[span.line - 1]))]
+                spans += [self.doc.span(call) for call in self._loss_uses().get(id(sink), [])]
+            found.extend((span, sink) for span in spans if _within(span, line, col))
         if not found:
             return None
         return min(found, key=lambda item: _size(item[0]))[1]
@@ -232,6 +240,10 @@ class Lens:
         for stmt in reversed(statements[:_MAX_STEPS]):
             found = marks.get(id(stmt), set())
             steps.append(Step(doc.span(stmt), doc.short(stmt, 72), "start" in found, "cut" in found))
+        if not any(step.start for step in steps) and grad.site.line <= len(doc.lines):
+            # The walk lost the way (a parameter, an attribute set elsewhere): the start's own line.
+            text = " ".join(doc.lines[grad.site.line - 1].split())
+            steps.insert(0, Step(grad.site, text if len(text) <= 72 else text[:71] + "…", start=True))
         return steps
 
     def _loss_root(self, sink: Sink) -> ast.AST | None:
@@ -468,7 +480,6 @@ class Lens:
             explanation = self.explain_sink(sink, at, steps=False)
             if not explanation.sources:
                 continue
-            line, col = self._hint_place(sink)
             sources = explanation.sources
             if len(sources) <= 2:
                 label = ", ".join(s.summary if not s.ok else f"✓ {s.origin.name}" for s in sources)
@@ -476,18 +487,23 @@ class Lens:
                 good = sum(s.ok is not False for s in sources)
                 label = f"{words.mark(good == len(sources))} {good} of {len(sources)} sources"
             tooltip = "\n".join(s.summary for s in sources)
-            out.append((line, col, label, tooltip))
+            out.extend((line, col, label, tooltip) for line, col in self._hint_places(sink))
         return sorted(set(out))
 
-    def _hint_place(self, sink: Sink) -> tuple[int, int]:
+    def _hint_places(self, sink: Sink) -> list[tuple[int, int]]:
+        """After the call; for a loss function after the `compile` calls that name it, else at the
+        end of its `def` line."""
         if sink.kind is SinkKind.LOSS_FUNCTION:
+            compiles = [c for c in self._loss_uses().get(id(sink), []) if c.func.attr == "compile"]
+            if compiles:
+                return [(self.doc.span(c).end_line, self.doc.span(c).end_col) for c in compiles]
             line = sink.node.lineno
             body = getattr(sink.node, "body", None)
             if isinstance(body, list) and body:
                 line = max(line, body[0].lineno - 1)
-            return line, len(self.doc.lines[line - 1].rstrip("\r\n"))
+            return [(line, len(self.doc.lines[line - 1].rstrip("\r\n")))]
         span = self.doc.span(sink.node)
-        return span.end_line, span.end_col
+        return [(span.end_line, span.end_col)]
 
 
 def _within(span: Span, line: int, col: int | None) -> bool:
