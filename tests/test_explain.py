@@ -147,3 +147,64 @@ def test_notebook_positions_are_cells_as_check_prints_them(tmp_path):
 def test_explain_is_in_the_usage(project):
     code, out, _ = gradguard("help", cwd=project)
     assert code == 0 and "explain" in out and "FILE:LINE[:COL]" in out
+
+
+LOSS = '''import numpy as np
+from tensorflow import keras
+from keras import ops as K
+
+
+def rounded_error(y_true, y_pred):
+    errors = K.abs(y_true - K.round(y_pred))
+    return K.mean(errors)
+
+
+model = keras.Sequential([keras.Input(shape=(6,)), keras.layers.Dense(1)])
+model.compile(optimizer="sgd", loss=rounded_error)
+model.fit(np.zeros((8, 6)), np.zeros((8, 1)), epochs=1, verbose=0)
+'''
+
+
+@pytest.mark.parametrize("line", [6, 12, 13])
+def test_a_loss_function_is_explained_at_its_def_its_compile_and_its_fit(tmp_path, line):
+    (tmp_path / "loss.py").write_text(LOSS)
+    code, out, _ = gradguard("explain", f"loss.py:{line}", cwd=tmp_path)
+    assert code == 1
+    assert out.splitlines()[:4] == [
+        f"loss.py:{line}: the loss `rounded_error`: its source gets no gradient",
+        "└── ✗ y_pred: cut by `K.round` at 7:29",
+        "    ├── 6:27  def rounded_error(y_true, y_pred):   ← `y_pred` starts the gradient here",
+        "    ├── 7:5  errors = K.abs(y_true - K.round(y_pred))   ← cut by `K.round` at 7:29",
+    ]
+
+
+EPISODE = '''import tensorflow as tf
+
+model = tf.keras.Sequential([tf.keras.layers.Dense(2)])
+losses = []
+for state in tf.random.normal((3, 1, 4)):
+    out = model(state)
+    losses.append(tf.reduce_sum(out))
+with tf.GradientTape() as tape:
+    loss = tf.add_n(losses)
+grads = tape.gradient(loss, model.trainable_variables)
+logits = tf.zeros((2, 2))
+with tf.GradientTape() as tape2:
+    other = tf.reduce_sum(logits)
+grads2 = tape2.gradient(other, model.trainable_variables)
+'''
+
+
+def test_the_way_goes_through_appended_lists_and_an_unused_source_says_what_the_loss_uses(tmp_path):
+    (tmp_path / "episode.py").write_text(EPISODE)
+    code, out, _ = gradguard("explain", "episode.py:10", cwd=tmp_path)
+    assert code == 1
+    assert out.splitlines()[1:5] == [
+        "└── ✗ model: not recorded by `tape`: computed outside its `with` block (at 6:11)",
+        "    ├── 6:5  out = model(state)   ← `model` starts the gradient here",
+        "    ├── 7:5  losses.append(tf.reduce_sum(out))",
+        "    ├── 9:5  loss = tf.add_n(losses)",
+    ]
+    assert "GG301 at 6:11: `model(state)` runs outside the `with` block of `tape`" in out
+    code, out, _ = gradguard("explain", "episode.py:14", cwd=tmp_path)
+    assert out.splitlines()[1] == "└── ✗ model: loss never uses it (it depends on nothing trainable)"

@@ -279,6 +279,8 @@ class Lens:
         key = name_key(node) if isinstance(getattr(node, "ctx", None), ast.Load) else None
         if key is not None:
             bound = self._binding(key, node)
+            if bound is None:  # a list filled by `losses.append(...)`: what was appended
+                bound = self._appended(key, node, origin, brk)
             if bound is not None:
                 return bound
         best, score = None, 0
@@ -290,6 +292,19 @@ class Lens:
             return next((n for n in ast.walk(node) if n is not node and getattr(n, "lineno", None)
                          and self.values.get(n) is not None and self._relevant(self.values[n], origin, brk)), None)
         return best
+
+    def _appended(self, key: str, use: ast.AST, origin: Origin, brk: Break | None) -> ast.AST | None:
+        """The last argument of `key.append(x)` / `.extend` / `.insert` in `use`'s scope that leads to `origin`."""
+        scope = self._scope(use)
+        found = None
+        for call in self.doc.nodes_of(ast.Call):
+            func = call.func
+            if isinstance(func, ast.Attribute) and func.attr in ("append", "extend", "insert") and call.args \
+                    and name_key(func.value) == key and self._scope(call) is scope \
+                    and self._relevant(self.values.get(call.args[-1]), origin, brk):
+                if found is None or (call.lineno, call.col_offset) > (found.lineno, found.col_offset):
+                    found = call
+        return found.args[-1] if found is not None else None
 
     def _binding(self, key: str, use: ast.AST) -> ast.AST | None:
         """The expression last bound to `key` before `use` (in its scope first), or None."""

@@ -71,6 +71,8 @@ def reason(verdict: Verdict, paths: OriginStatus, sink: Sink, brk: Break | None,
         if verdict is Verdict.TARGET_ONLY:
             return f"prediction {cut_by(brk, at)} (only the TD target trains)"
         return cut_by(brk, at)
+    if verdict is Verdict.UNTOUCHED:
+        return f"loss never uses it{untouched_detail(sink)}"
     if verdict is Verdict.UNRECORDED and sink.tape is not None:
         grad = min(paths.untaped, key=lambda g: g.dropped_at or g.site)
         return f"not recorded by `{sink.tape.name}`: computed outside its `with` block (at {at(grad.dropped_at or grad.site)})"
@@ -80,6 +82,18 @@ def reason(verdict: Verdict, paths: OriginStatus, sink: Sink, brk: Break | None,
         Verdict.INTEGER: "an integer variable has no gradient",
         Verdict.SILENT: "cannot tell from this file",
     }.get(verdict, "no gradient")
+
+
+def untouched_detail(sink: Sink) -> str:
+    """What the loss does depend on, for a source it never uses: " (it depends on `critic`)",
+    " (it depends on nothing trainable)"."""
+    names = sorted({g.origin.name for g in sink.target.live if g.origin.kind is not OriginKind.NEW}
+                   | {c.grad.origin.name for c in sink.target.cut if c.grad.origin.kind is not OriginKind.NEW})
+    if not sink.target.live and not sink.target.cut:
+        return " (it depends on nothing trainable)"
+    asked = {o.name for item in sink.sources or () for o in item.origins}
+    others = [n for n in names if n not in asked]
+    return f" (it depends on {', '.join(f'`{n}`' for n in others[:3])})" if others else ""
 
 
 def mark(ok: bool | None) -> str:
