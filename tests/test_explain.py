@@ -208,3 +208,38 @@ def test_the_way_goes_through_appended_lists_and_an_unused_source_says_what_the_
     assert "GG301 at 6:11: `model(state)` runs outside the `with` block of `tape`" in out
     code, out, _ = gradguard("explain", "episode.py:14", cwd=tmp_path)
     assert out.splitlines()[1] == "└── ✗ model: loss never uses it (it depends on nothing trainable)"
+
+
+MINIMIZE = '''import tensorflow as tf
+
+model = tf.keras.Sequential([tf.keras.layers.Dense(1)])
+optimizer = tf.keras.optimizers.legacy.SGD()
+x = tf.ones((2, 3))
+
+
+def cost():
+    out = model(x).numpy()
+    return tf.reduce_mean(out)
+
+
+optimizer.minimize(cost, model.trainable_variables)
+optimizer.minimize(lambda: tf.reduce_mean(model(x)), model.trainable_variables)
+'''
+
+
+def test_minimize_its_loss_function_and_a_column_on_an_argument(tmp_path):
+    (tmp_path / "mini.py").write_text(MINIMIZE)
+    code, out, _ = gradguard("explain", "mini.py:13", cwd=tmp_path)
+    assert code == 1 and out.splitlines()[:3] == [
+        "mini.py:13: `optimizer.minimize` on line 13: its source gets no gradient",
+        "└── ✗ model: cut by `.numpy()` at 9:11",
+        "    ├── 9:5  out = model(x).numpy()   ← `model` starts the gradient here; cut by `.numpy()` at 9:11"]
+    # Inside the function minimize differentiates: its values (no tape: "constant", no tape named).
+    code, out, _ = gradguard("explain", "mini.py:10:27", cwd=tmp_path)
+    assert (code, out.splitlines()[1]) == (1, "└── ✗ constant: cut by `.numpy()` at 9:11 (was the output of `model`)")
+    # On the callee: the sink; on an argument: that value.
+    code, out, _ = gradguard("explain", "mini.py:14:3", cwd=tmp_path)
+    assert (code, out.splitlines()[0]) == (0, "mini.py:14:3: `optimizer.minimize` on line 14: its source gets a gradient")
+    code, out, _ = gradguard("explain", "mini.py:14:40", cwd=tmp_path)
+    assert (code, out.splitlines()) == (0, ["mini.py:14:40: `tf.reduce_mean(model(x))`",
+                                            "└── ✓ carries the gradient of `model` (started at 14:43)"])

@@ -97,9 +97,12 @@ def explain(position: str, config_file: str | None = None) -> dict:
     here = f"{display}:{at(Span(line, col or 0, line, col or 0))}" if col is not None else \
         f"{display}:{at(Span(line, 0, line, 0)).rsplit(':', 1)[0]}"
     sink = lens.sink_at(line, col)
+    node = lens.value_at(line, col) if col is not None else None
+    if sink is not None and node is not None and node is not sink.node and not _on_callee(lens, sink, node):
+        sink = None  # a column on an argument (`loss` in `tape.gradient(loss, ...)`): that value
     if sink is not None:
         return _sink_report(lens.explain_sink(sink, at), display, here, lens.doc.span(sink.node), at, where, relabel)
-    node = lens.value_at(line, col)
+    node = node or lens.value_at(line, col)
     if node is None:
         raise BadInput(f"nothing to explain at {here}: no tape.gradient, minimize, fit, loss function or value "
                        f"with a gradient dependency there")
@@ -109,6 +112,12 @@ def explain(position: str, config_file: str | None = None) -> dict:
     tree = [f"{here}: `{text}`"] + _branches([(f"{'✓' if good else '✗'} {words}", []) for good, words, _ in explained])
     return {"path": display, "kind": "value", "expression": text, "at": where(lens.doc.span(node)), "ok": ok,
             "origins": [{"gradient": good, "text": words} for good, words, _ in explained], "tree": tree}
+
+
+def _on_callee(lens: Lens, sink, node) -> bool:
+    """`node` is (in) the called function of the sink's call: `tape.gradient` itself."""
+    func = getattr(sink.node, "func", None)
+    return func is not None and lens.doc.span(func).contains(lens.doc.span(node))
 
 
 def _joined_position(match: re.Match, notebook: Notebook | None, source: str, display: str) -> tuple[int, int | None]:

@@ -372,6 +372,9 @@ class Lens:
                 scopes.setdefault(id(self._scope(sink.node)), [])
                 if sink.kind is SinkKind.LOSS_FUNCTION:
                     scopes.setdefault(id(sink.node), [])
+                root = self._loss_root(sink) if sink.kind is SinkKind.MINIMIZE else None
+                if root is not None:  # the loss function given to `minimize`
+                    scopes.setdefault(id(self._scope(root)), [])
             for tape in sorted(self.analysis.tapes, key=lambda t: (t.with_node.lineno, t.with_node.col_offset)):
                 scopes.setdefault(id(self._scope(tape.with_node)), []).append(tape)
             for function in self.doc.nodes_of(ast.FunctionDef):
