@@ -102,3 +102,25 @@ async def test_the_lens_follows_edits_and_the_settings_turn_it_off(tmp_path):
         hints = await client.text_document_inlay_hint_async(types.InlayHintParams(types.TextDocumentIdentifier(uri), whole))
     assert fixed.splitlines()[2] == f"- carries the gradient of `model` (started at [10:22]({uri}#L10,22))"
     assert off is None and not hints
+
+
+async def test_the_lens_in_notebook_cells_names_cells(tmp_path):
+    from test_lsp_notebooks import CELLS, notebook_capabilities, open_notebook
+
+    async with lsp_session(tmp_path, notebook_capabilities()) as client:
+        _, uris = open_notebook(client, tmp_path)
+        tape_cell, gradient_cell = uris[2], uris[3]
+        hover = await _hover(client, tape_cell, types.Position(2, 5))  # `loss` in the tape cell
+        whole = types.Range(types.Position(0, 0), types.Position(5, 0))
+        hints = await client.text_document_inlay_hint_async(
+            types.InlayHintParams(types.TextDocumentIdentifier(gradient_cell), whole))
+        in_tape_cell = await client.text_document_inlay_hint_async(
+            types.InlayHintParams(types.TextDocumentIdentifier(tape_cell), whole))
+    assert hover.splitlines()[0] == "**gradguard** · `loss`"
+    assert hover.splitlines()[2] == (f"- constant to `tape`: cut by `.numpy()` at [cell 3:2:12]({tape_cell}#L2,12) "
+                                     "(was the output of `model`) "
+                                     "([GG101](https://github.com/gradguard/gradguard/blob/main/docs/rules/GG101.md))")
+    first_line = CELLS[3][1].splitlines()[0]
+    assert [(h.position.line, h.position.character, h.label) for h in hints] == [
+        (0, len(first_line), " ✗ model: cut by `.numpy()` at cell 3:2:12")]
+    assert not in_tape_cell
