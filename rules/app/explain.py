@@ -165,7 +165,7 @@ def _sink_report(explanation: SinkExplanation, display: str, here: str, span: Sp
             children.append(("no diagnostic reports it (a rule that is not selected, or a suppression comment)", []))
         branches.append((relabel(source.summary), children))
         sources.append({
-            "name": source.origin.name, "variables": source.origin.variables_text(), "verdict": source.verdict.value,
+            "name": source.origin.name, "part": source.origin.part, "variables": source.origin.variables_text(), "verdict": source.verdict.value,
             "gradient": source.ok, "summary": relabel(source.summary), "reason": relabel(source.reason) if source.reason else None,
             "start": where(source.start) if source.start else None,
             "steps": [{**where(step.span), "text": step.text, "start": step.start, "cut": step.cut} for step in source.steps],

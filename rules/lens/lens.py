@@ -167,7 +167,7 @@ class Lens:
         if brk is not None and brk.raises and verdict is Verdict.LIVE:
             reason = f"{words.cut_by(brk, at)}, which has no gradient registered: {sink.named} raises LookupError"
         grad = self._start(paths, brk)
-        summary = f"{words.mark(ok)} {origin.name}" + (f": {reason}" if reason else "")
+        summary = f"{words.mark(ok)} {words.origin_label(origin)}" + (f": {reason}" if reason else "")
         way = self._steps(sink, origin, grad, brk) if grad is not None and steps else []
         return SourceExplanation(origin, verdict, ok, summary, reason, grad.site if grad else None, way, brk,
                                  self._diagnostic(sink, origin, paths, brk))
@@ -500,7 +500,7 @@ class Lens:
                 continue
             sources = explanation.sources
             if len(sources) <= 2:
-                label = ", ".join(s.summary if not s.ok else f"✓ {s.origin.name}" for s in sources)
+                label = ", ".join(s.summary if not s.ok else f"✓ {words.origin_label(s.origin)}" for s in sources)
             else:
                 good = sum(s.ok is not False for s in sources)
                 label = f"{words.mark(good == len(sources))} {good} of {len(sources)} sources"

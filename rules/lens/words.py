@@ -21,6 +21,11 @@ def plain_at(span: Span) -> str:
     return f"{span.line}:{span.col + 1}"
 
 
+def origin_label(origin: Origin) -> str:
+    """A source as the lens lists it: "q_net", "model's layers before `ops.ceil`"."""
+    return f"{origin.name}'s layers {origin.part}" if origin.part else origin.name
+
+
 def origin_noun(origin: Origin) -> str:
     """What a value was before a cut: "the output of `self.model`"."""
     if origin.part is not None:
