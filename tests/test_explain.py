@@ -243,3 +243,15 @@ def test_minimize_its_loss_function_and_a_column_on_an_argument(tmp_path):
     code, out, _ = gradguard("explain", "mini.py:14:40", cwd=tmp_path)
     assert (code, out.splitlines()) == (0, ["mini.py:14:40: `tf.reduce_mean(model(x))`",
                                             "└── ✓ carries the gradient of `model` (started at 14:43)"])
+
+
+def test_explain_follows_calls_into_other_modules_as_check_does():
+    project = ROOT / "tests" / "crossmodule" / "project"
+    code, out, _ = gradguard("explain", "bad_helper_to_numpy.py:16", cwd=project)
+    assert code == 1
+    assert out.splitlines()[1] == ("└── ✗ model: cut by `.numpy()` inside a helper (rlkit/convert.py, line 6), "
+                                   "called at 14:9")
+    assert "GG101 at 14:9: `to_numpy(model(states))` (output of `model`) leaves TensorFlow through `.numpy()`, " \
+           "inside a helper (rlkit/convert.py, line 6)" in out
+    code, out, _ = gradguard("explain", "--no-jedi", "bad_helper_to_numpy.py:16", cwd=project)
+    assert (code, out.splitlines()[1]) == (0, "└── ✓ model")

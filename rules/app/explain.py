@@ -20,8 +20,10 @@ from .. import api
 from ..diagnostics import Span
 from ..lens.lens import Lens, SinkExplanation
 from ..lens.words import cut_by
+from ..model.inference import Budget, JediResolver
 from ..model.record import recording
 from ..project.config import load_config, load_config_file
+from ..project.files import project_root
 from ..source.notebook import Notebook, NotebookError, relabel_lines
 from .files import decode
 from .output import place
@@ -38,11 +40,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="a place in a file (1-based line and column); in a notebook FILE.ipynb:cellN:LINE[:COL]")
     parser.add_argument("--format", "--output-format", dest="format", choices=("text", "json"), default="text")
     parser.add_argument("--config", metavar="PATH", help="use this pyproject.toml / gradguard.toml")
+    parser.add_argument("--no-jedi", action="store_true",
+                        help="analyse the file alone: do not follow calls into other modules with jedi (as check)")
 
 
 def run_explain(args: argparse.Namespace, error) -> int:
     try:
-        report = explain(args.position, args.config)
+        report = explain(args.position, args.config, jedi=not args.no_jedi)
     except BadInput as problem:
         error(f"explain: {problem}")
         return 2
@@ -53,7 +57,7 @@ def run_explain(args: argparse.Namespace, error) -> int:
     return 0 if report["ok"] else 1
 
 
-def explain(position: str, config_file: str | None = None) -> dict:
+def explain(position: str, config_file: str | None = None, jedi: bool = True) -> dict:
     """The explanation at `position` as a JSON-ready dict; its "tree" is the text output's lines."""
     match = _POSITION.match(position)
     if match is None:
@@ -76,8 +80,12 @@ def explain(position: str, config_file: str | None = None) -> dict:
         source = notebook.source
     line, col = _joined_position(match, notebook, source, display)
     config = load_config_file(Path(config_file)) if config_file else load_config(path.resolve().parent)[0]
+    cross_module = {}
+    if jedi and config.jedi:  # as `check` follows calls into other modules, so its findings are these
+        cross_module = {"resolver": JediResolver(str(project_root(path, config))),
+                        "budget": Budget(config.jedi_time_budget)}
     with recording() as recorder:
-        diagnostics = api.lint(source, display, config, str(path))
+        diagnostics = api.lint(source, display, config, str(path), **cross_module)
     syntax = next((d for d in diagnostics if d.code == "E999"), None)
     if recorder.analysis is None or (syntax is not None and notebook is None):
         raise BadInput(f"{display}: does not parse ({syntax.message if syntax else 'no analysis'}); nothing to explain")

@@ -6,6 +6,7 @@ CLI writes `45:43` (or `cell 3:4:12` in a notebook), the hover a link to the pla
 """
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 
 from ..catalogue.phrases import break_name
@@ -49,9 +50,18 @@ def cut_by(brk: Break, at: At) -> str:
     """"cut by `.numpy()` at 45:43", "cut by `tf.round` inside `QuantizedDense.call` (called at 50:9)"."""
     if brk.via is not None:
         where = brk.inside or "a helper"
-        inner = f" ({brk.path}, line {brk.span.line})" if brk.path else f" at {at(brk.span)}"
+        inner = f" ({_shown(brk.path)}, line {brk.span.line})" if brk.path else f" at {at(brk.span)}"
         return f"cut by {break_name(brk.label)} inside {where}{inner}, called at {at(brk.via)}"
     return f"cut by {break_name(brk.label)} at {at(brk.span)}"
+
+
+def _shown(path: str) -> str:
+    """Another module's path, relative to the working folder when it is near (as `check` shows files)."""
+    try:
+        relative = os.path.relpath(path)
+    except ValueError:
+        return path
+    return path if relative.startswith(("../../", "..\\..\\")) else relative
 
 
 def constant(brk: Break, origin: Origin, tape: TapeInfo | None, at: At) -> str:
