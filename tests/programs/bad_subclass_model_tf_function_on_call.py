@@ -1,10 +1,9 @@
-# expect: GG405@40
+# expect: GG310@20
 # tensorflow: none
-# fixed: nofix
-# shape: the TF2 quickstart's subclassed model with `@tf.function` written on its `call` method (the thread: results differ with and without the decorator); under Keras 3 the decorated call hides every variable read from the caller's tape, eager or traced: all gradients are None and apply_gradients raises "No gradients provided for any variable" (the same layers called without the decorator train); no rule names a traced `call` yet, GG405 is the nearest code
+# fixed: ok
+# shape: the TF2 quickstart's subclassed model with `@tf.function` written on its `call` method (the thread: results differ with and without the decorator); under Keras 3 the decorated call hides every variable read from the caller's tape, eager or traced: all gradients are None and apply_gradients raises "No gradients provided for any variable" (the same layers called without the decorator train); TensorFlow 2.21 with tf_keras (Keras 2) trains the same code, and a layer's own `add_weight` weights keep their gradient under Keras 3: only sub-layers lose theirs
 # source: https://github.com/tensorflow/tensorflow/issues/32895
 # family: 7
-# gap: no rule knows that `@tf.function` on a Keras 3 model's `call` hides the variable reads from the caller's tape
 import numpy as np
 import tensorflow as tf
 from tensorflow import keras

@@ -288,4 +288,62 @@ grads = tape.gradient(loss, [w])
 if all(g is not None for g in grads):
     optimizer.apply_gradients(zip(grads, [w]))
 '''),
+    Invalid("GG310", "layer_with_dense_sublayer", '''\
+import tensorflow as tf
+import keras
+
+
+class Projection(keras.layers.Layer):
+    def __init__(self):
+        super().__init__()
+        self.dense = keras.layers.Dense(4)
+
+    @tf.function(reduce_retracing=True)
+    def call(self, x):
+        return self.dense(x)
+'''),
+    Valid("GG310", "own_add_weight_only", '''\
+import tensorflow as tf
+import keras
+
+
+class Projection(keras.layers.Layer):
+    def build(self, input_shape):
+        self.kernel = self.add_weight(shape=(input_shape[-1], 4))
+
+    @tf.function
+    def call(self, x):
+        return tf.matmul(x, self.kernel)
+'''),
+    Valid("GG310", "tf_keras_trains_a_traced_call", '''\
+import tensorflow as tf
+import tf_keras as keras
+
+
+class Projection(keras.layers.Layer):
+    def __init__(self):
+        super().__init__()
+        self.dense = keras.layers.Dense(4)
+
+    @tf.function
+    def call(self, x):
+        return self.dense(x)
+'''),
+    Valid("GG310", "weightless_sublayer_traced_for_export", '''\
+import tensorflow as tf
+import keras
+
+
+class Identity(keras.layers.Layer):
+    def __call__(self, inputs):
+        return inputs
+
+class Exported(keras.Model):
+    def __init__(self):
+        super().__init__()
+        self.layer = Identity()
+    @tf.function(input_signature=[tf.TensorSpec([None, 1])])
+    def call(self, inputs):
+        return self.layer(inputs)
+'''),
 ]
