@@ -4,8 +4,9 @@
 // It opens a copy of examples/dqn_no_gradients.py, waits for gradguard's GG101 in the Problems
 // panel, puts the cursor on it, opens the quick fixes from the editor's light bulb (Ctrl+. if the
 // bulb does not show), applies "Remove `.numpy()`", saves, and checks the file on disk. Screenshots
-// and logs go to client-vscode/.e2e/ (quickfix.png is the README's screenshot;
-// GRADGUARD_E2E_UPDATE_SCREENSHOT=1 copies it to images/quickfix.png).
+// and logs go to client-vscode/.e2e/ (quickfix.png and lens.png are the README's screenshots:
+// the quick fix, and the gradient lens's hover and inlay hint; GRADGUARD_E2E_UPDATE_SCREENSHOT=1
+// copies them to images/).
 //
 // Run by test/e2e/run.mjs (`npm run test:e2e`), which installs code-server and Node 24 first.
 import assert from 'node:assert/strict';
@@ -249,6 +250,29 @@ test('gradguard shows GG101 in the Problems panel and its quick fix removes `.nu
         assert.ok(where, `GG101 is reported on line ${GG101_LINE}`);
         const column = Number(where[1]);
         await screenshot('problems.png');
+
+        // The gradient lens: the inlay hint after `tape.gradient(...)`, and the hover on `q_values`.
+        await editor.click({ position: { x: 400, y: 100 } });
+        await page.keyboard.press('Control+G');
+        await page.keyboard.type(`${GG101_LINE + 1}:40`); // `q_values` in `chosen_q = tf.reduce_sum(q_values * ...`
+        await page.keyboard.press('Enter');
+        const hint = editor.locator('.view-lines', { hasText: 'gradients = tape.gradient' });
+        await waitFor('the inlay hint after tape.gradient', async () => {
+            const text = (await hint.first().innerText({ timeout: 1000 })).replace(/\u00a0/g, ' ');
+            return /✗ self\.model: prediction cut by `?\.numpy\(\)/.test(text) ? text : undefined;
+        }, 60_000, 1000);
+        step('inlay hint shown after tape.gradient');
+        await runCommand('Show or Focus Hover', 'editor.action.showHover');
+        const hover = await waitFor('the gradient lens hover', async () => {
+            const text = await page.locator('.monaco-hover').first().innerText({ timeout: 1000 });
+            return /constant to tape: cut by \.numpy\(\)/.test(text.replace(/`/g, '')) ? text : undefined;
+        }, 60_000, 1000);
+        step(`hover:\n${hover}`);
+        const lensShot = await screenshot('lens.png');
+        if (process.env.GRADGUARD_E2E_UPDATE_SCREENSHOT === '1') {
+            copyFileSync(lensShot, path.join(EXTENSION, 'images', 'lens.png'));
+        }
+        await page.keyboard.press('Escape');
 
         // The cursor on the diagnostic, then the light bulb.
         await editor.click({ position: { x: 400, y: 100 } });
