@@ -47,6 +47,8 @@ class Calls:
                 callee = self.eval(func, frame)
         args = [self.eval(a, frame) for a in node.args]
         keywords = {k.arg or "**": self.eval(k.value, frame) for k in node.keywords}
+        if callee.kind == Kind.METRIC:
+            receiver, method = callee, "__call__"  # `metric(y_true, y_pred)`: its update_state, then result
         site = Site(node, qual, method, receiver, args, keywords, self.doc)
 
         special = self._special_call(site, callee, frame)
@@ -315,6 +317,8 @@ class Calls:
             if qual.startswith("keras.layers.") and qual.split(".")[-1][:1].islower():
                 return None  # keras.layers.concatenate(...) and friends are ops, not layers
             return Value(kind=Kind.MODEL, model=self.fresh_origin(node), effect=self.keras_layer_effect(site, frame))
+        if qual.startswith("keras.metrics.") and qual.rsplit(".", 1)[-1][:1].isupper():
+            return Value(kind=Kind.METRIC)  # `keras.metrics.Mean()`; `keras.metrics.mse(...)` is a function
         if qual.startswith("keras.optimizers.") or qual.startswith("tensorflow.optimizers."):
             return Value(kind=Kind.OPTIMIZER, keras3=".legacy." not in qual)
         if qual.startswith("tensorflow.compat.v1.train.") or qual.startswith("tensorflow.train."):

@@ -26,6 +26,7 @@ class Kind(enum.Enum):
     OPTIMIZER = "optimizer"
     GRADS = "grads"            # the list returned by tape.gradient
     CALLABLE = "callable"      # a function or lambda defined in this file
+    METRIC = "metric"          # a `keras.metrics.*` object: calling it accumulates into its state variables
 
 
 class OriginKind(str, enum.Enum):

@@ -1,10 +1,9 @@
-# expect: GG305@16
+# expect: GG305@15
 # tensorflow: none
 # fixed: nofix
 # shape: a two-head classifier compiled with a custom loss that calls a `keras.metrics.SparseCategoricalCrossentropy(ignore_class=-1)` object: a metric's __call__ updates its state variables and returns their running mean, which has no gradient, so fit raises "No gradients provided for any variable" (the loss function `keras.losses.sparse_categorical_crossentropy` works)
 # source: https://github.com/keras-team/keras/issues/19150
 # family: 7
-# gap: no rule knows that calling a `keras.metrics.*` object assigns into its state variables and returns their running value, so a compiled loss built from it has no gradient
 import numpy as np
 import keras
 from keras import layers

@@ -1,9 +1,11 @@
 """GG305: `.assign()` (or `assign_add`/`assign_sub`) on the path to the loss."""
 from __future__ import annotations
 
+from ...model.values import Kind
 from ..rule import BreakRule
 
 _ASSIGN = {"assign", "assign_add", "assign_sub"}
+_METRIC_UPDATES = {"__call__", "update_state"}  # a `keras.metrics.*` object's: it assigns into its variables
 
 
 class AssignOnPath(BreakRule):
@@ -49,13 +51,20 @@ cache.assign(pred)  # keeping a copy is fine
 grads = tape.gradient(loss, model.trainable_variables)
 '''
 
-    def value_node(self, site):
-        return site.arg_node(0, "value")
-
     def match(self, site):
         if site.method in _ASSIGN and site.receiver is not None and any(v.live for v in site.args):
             return f"`.{site.method}()`"
+        if site.method in _METRIC_UPDATES and site.receiver is not None and site.receiver.kind == Kind.METRIC \
+                and any(v.live for v in site.args):
+            metric = site.node.func.value if site.method == "update_state" else site.node.func
+            return (f"the metric `{site.doc.text(metric)}`, which adds it to its state variables and returns "
+                    f"their running value")
         return None
+
+    def value_node(self, site):
+        if site.method in _METRIC_UPDATES:  # `metric(y_true, y_pred)`: the prediction, not the labels
+            return next((site.arg_node(i) for i, v in enumerate(site.args) if v.live), None)
+        return site.arg_node(0, "value")
 
     def cut_inputs(self, site):
         return list(site.args) + list(site.keywords.values())
