@@ -255,3 +255,15 @@ def test_explain_follows_calls_into_other_modules_as_check_does():
            "inside a helper (rlkit/convert.py, line 6)" in out
     code, out, _ = gradguard("explain", "--no-jedi", "bad_helper_to_numpy.py:16", cwd=project)
     assert (code, out.splitlines()[1]) == (0, "└── ✓ model")
+
+
+def test_what_no_diagnostic_reports_is_a_question_mark_as_check_is_silent(project):
+    text = DQN.replace("target_net.trainable_variables)\n", "target_net.trainable_variables)  # gradguard: ignore[GG302]\n", 1)
+    (project / "train.py").write_text(text)
+    code, out, _ = gradguard("explain", "train.py:14:13", cwd=project)
+    lines = out.splitlines()
+    assert code == 0
+    assert lines[0] == "train.py:14:13: `tape.gradient` on line 14: 1 of 2 sources get a gradient, 1 cannot tell"
+    assert lines[-2:] == ["└── ? target_net: loss never uses it",
+                          "    └── no diagnostic reports it (another finding says it, a rule that is not selected, "
+                          "or a suppression comment)"]

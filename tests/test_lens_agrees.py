@@ -1,7 +1,7 @@
 """The lens agrees with the diagnostics (issue 16): on every bad program of tests/programs (but
 those whose `# gap:` says gradguard misses something), the break or missing link a diagnostic
 names is what `explain` names for some source of some sink, and the hover at the diagnostic's
-position names the same cut."""
+position names the same cut; on every good program without findings, no source is ✗."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -65,3 +65,18 @@ def test_explain_and_hover_name_the_cut_the_diagnostic_names(path):
             assert any(f"cut by {label}" in line for line in hover[1]), hover
         else:
             assert all(s.ok is False for s in named)
+
+
+def _ok_programs() -> list[Path]:
+    return [p for p in sorted(PROGRAMS.glob("ok_*")) if p.suffix in (".py", ".ipynb")]
+
+
+@pytest.mark.parametrize("path", _ok_programs(), ids=lambda p: p.name)
+def test_where_no_diagnostic_is_reported_the_lens_says_no_source_lacks_its_gradient(path):
+    lens = _lens(path)
+    if lens.diagnostics:
+        pytest.skip("the program has findings of its own (advice)")
+    lacking = [(sink.node.lineno, source.summary) for sink in lens.analysis.sinks
+               for source in lens.explain_sink(sink, steps=False).sources if source.ok is False]
+    assert lacking == []
+    assert all(not label.startswith("✗") for _, _, label, _ in lens.hints())

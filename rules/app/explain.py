@@ -169,8 +169,9 @@ def _sink_report(explanation: SinkExplanation, display: str, here: str, span: Sp
         if source.diagnostic is not None:
             d = source.diagnostic
             children.append((f"{d.code} at {at(d.span)}: {relabel(d.message)}", []))
-        elif source.ok is False:
-            children.append(("no diagnostic reports it (a rule that is not selected, or a suppression comment)", []))
+        elif source.unreported:
+            children.append(("no diagnostic reports it (another finding says it, a rule that is not selected, "
+                             "or a suppression comment)", []))
         branches.append((relabel(source.summary), children))
         sources.append({
             "name": source.origin.name, "part": source.origin.part, "variables": source.origin.variables_text(), "verdict": source.verdict.value,

@@ -52,6 +52,7 @@ class SourceExplanation:
     steps: list[Step] = field(default_factory=list)
     brk: Break | None = None
     diagnostic: Diagnostic | None = None
+    unreported: bool = False             # the analysis sees no gradient, but no diagnostic says so
 
 
 @dataclass
@@ -65,10 +66,11 @@ class SinkExplanation:
 
     @property
     def title(self) -> str:
-        good = sum(source.ok is not False for source in self.sources)
+        good = sum(source.ok is True for source in self.sources)
+        unknown = sum(source.ok is None for source in self.sources)
         if not self.sources:
             return f"{self.sink.label}: no trainable source known"
-        return f"{self.sink.label}: {words.count(good, len(self.sources))}"
+        return f"{self.sink.label}: {words.count(good, len(self.sources), unknown)}"
 
 
 class Lens:
@@ -149,8 +151,12 @@ class Lens:
             origin = Origin(OriginKind.WATCHED, name, f"unwatched:{span.line}:{span.col}", span)
             tape = f"`{sink.tape.name}`" if sink.tape is not None else "the tape"
             reason = f"a plain tensor {tape} never watched"
-            out.append(SourceExplanation(origin, Verdict.UNTOUCHED, False, f"✗ {name}: {reason}", reason, None,
-                                         diagnostic=self._reported("GG306", span)))
+            diagnostic = self._reported("GG306", span)
+            ok = False if diagnostic is not None else None
+            if ok is None:  # `tape.watch` in a loop, or of a list: the rule cannot tell which
+                reason = f"a plain tensor; {tape} may have watched it (in a loop or a list): cannot tell"
+            out.append(SourceExplanation(origin, Verdict.UNTOUCHED, ok, f"{words.mark(ok)} {name}: {reason}", reason,
+                                         None, diagnostic=diagnostic))
         return out
 
     def _source(self, sink: Sink, origin: Origin, paths: OriginStatus, at: At, steps: bool) -> SourceExplanation:
@@ -167,10 +173,16 @@ class Lens:
         if brk is not None and brk.raises and verdict is Verdict.LIVE:
             reason = f"{words.cut_by(brk, at)}, which has no gradient registered: {sink.named} raises LookupError"
         grad = self._start(paths, brk)
+        diagnostic = self._diagnostic(sink, origin, paths, brk) if ok is False else None
+        unreported = ok is False and diagnostic is None
+        if unreported:
+            # The lens says ✗ only where a diagnostic does: what no finding reports (another finding
+            # says it better, a rule not selected, a suppression comment) is a "?", as `check` is silent.
+            ok = None
         summary = f"{words.mark(ok)} {words.origin_label(origin)}" + (f": {reason}" if reason else "")
         way = self._steps(sink, origin, grad, brk) if grad is not None and steps else []
         return SourceExplanation(origin, verdict, ok, summary, reason, grad.site if grad else None, way, brk,
-                                 self._diagnostic(sink, origin, paths, brk))
+                                 diagnostic, unreported)
 
     def _start(self, paths: OriginStatus, brk: Break | None) -> Grad | None:
         if brk is not None:
@@ -502,8 +514,9 @@ class Lens:
             if len(sources) <= 2:
                 label = ", ".join(s.summary if not s.ok else f"✓ {words.origin_label(s.origin)}" for s in sources)
             else:
-                good = sum(s.ok is not False for s in sources)
-                label = f"{words.mark(good == len(sources))} {good} of {len(sources)} sources"
+                good = sum(s.ok is True for s in sources)
+                bad = sum(s.ok is False for s in sources)
+                label = f"{words.mark(False if bad else True if good == len(sources) else None)} {good} of {len(sources)} sources"
             tooltip = "\n".join(s.summary for s in sources)
             out.extend((line, col, label, tooltip) for line, col in self._hint_places(sink))
         return sorted(set(out))

@@ -115,10 +115,12 @@ def mark(ok: bool | None) -> str:
     return "?" if ok is None else "✓" if ok else "✗"
 
 
-def count(ok: int, total: int) -> str:
-    """"2 of 3 sources get a gradient"."""
+def count(ok: int, total: int, unknown: int = 0) -> str:
+    """"2 of 3 sources get a gradient" (", 1 cannot tell")."""
     if total == 1:
-        return "its source gets a gradient" if ok else "its source gets no gradient"
+        return "its source gets a gradient" if ok else "cannot tell for its source" if unknown else \
+            "its source gets no gradient"
+    tail = f", {unknown} cannot tell" if unknown else ""
     if ok == total:
         return f"all {total} sources get a gradient"
-    return f"{ok} of {total} sources get a gradient"
+    return f"{ok} of {total} sources get a gradient{tail}"
