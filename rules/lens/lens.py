@@ -170,16 +170,23 @@ class Lens:
             if verdict is Verdict.LIVE and brk is not None:
                 ok = False  # an op with no gradient registered: tape.gradient raises
         reason = None if ok else words.reason(verdict, paths, sink, brk, at)
+        note = ""
+        if ok and paths.cuts:  # a term cut on the way, which a diagnostic reports although others train it
+            cut = next((c for c in sorted(paths.cuts, key=lambda c: c.brk.span)
+                        if self._reported(c.brk.code, c.brk.via or c.brk.span)), None)
+            if cut is not None:
+                brk = cut.brk
+                note = f" (a term is {words.cut_by(brk, at)})"
         if brk is not None and brk.raises and verdict is Verdict.LIVE:
             reason = f"{words.cut_by(brk, at)}, which has no gradient registered: {sink.named} raises LookupError"
         grad = self._start(paths, brk)
-        diagnostic = self._diagnostic(sink, origin, paths, brk) if ok is False else None
+        diagnostic = self._diagnostic(sink, origin, paths, brk) if ok is False or note else None
         unreported = ok is False and diagnostic is None
         if unreported:
             # The lens says ✗ only where a diagnostic does: what no finding reports (another finding
             # says it better, a rule not selected, a suppression comment) is a "?", as `check` is silent.
             ok = None
-        summary = f"{words.mark(ok)} {words.origin_label(origin)}" + (f": {reason}" if reason else "")
+        summary = f"{words.mark(ok)} {words.origin_label(origin)}" + (f": {reason}" if reason else note)
         way = self._steps(sink, origin, grad, brk) if grad is not None and steps else []
         return SourceExplanation(origin, verdict, ok, summary, reason, grad.site if grad else None, way, brk,
                                  diagnostic, unreported)
