@@ -106,7 +106,27 @@ class Expressions:
         left, right = self.eval(node.left, frame), self.eval(node.right, frame)
         if _joins_lists(node.op, left, right):  # `model.trainable_variables + [w]`, `[w] * 2`
             return Value(kind=Kind.VARIABLES, sources=variable_origins(left) | variable_origins(right))
+        parent = self.doc.parents.get(node)
+        if isinstance(node.op, (ast.Add, ast.Sub)) and isinstance(parent, ast.Assign) and parent.value is node \
+                and len(parent.targets) == 1:
+            self.note_dead_term(name_key(parent.targets[0]), left, right, frame)
         return self.op(join([left, right]), node, frame)  # arithmetic: `w * w` depends on `w`
+
+    def note_dead_term(self, loss: str | None, left: Value, right: Value, frame: Frame) -> None:
+        """`loss = mse + 0.01 * np.mean(entropy)` in the tape: the term adds nothing to the gradient.
+
+        Only the terms of the sum that is assigned to the loss itself, and only values that left
+        TensorFlow: a target or an advantage made constant with numpy is compared with the
+        prediction inside the loss (`tf.square(target - q)`), a mask or an index multiplies or
+        selects; neither is a term of the sum."""
+        if loss is None or not (frame.tapes or frame.loss_function):
+            return
+        for term, other in ((left, right), (right, left)):
+            if other.live and not term.live and term.cut:
+                spans = {c.brk.span for c in term.cut
+                         if c.brk.code.startswith("GG1") and not c.brk.deliberate and not c.grad.bootstrap}
+                if spans:
+                    self.analysis.dead_terms.setdefault(loss, set()).update(spans)
 
     def eval_UnaryOp(self, node: ast.UnaryOp, frame: Frame) -> Value:
         operand = self.eval(node.operand, frame)

@@ -9,6 +9,7 @@ import ast
 import enum
 from dataclasses import dataclass, field
 
+from ..diagnostics import Span
 from ..source.document import Document
 from .values import Kind, Origin, OriginKind, Value
 
@@ -127,6 +128,10 @@ class Analysis:
     rebindings: dict[int, Rebinding] = field(default_factory=dict)      # by id of the statement
     minimize_calls: dict[int, MinimizeCall] = field(default_factory=dict)  # by id of the call
     statuses: dict[int, dict] = field(default_factory=dict)  # by id of the sink: model.status.sink_status
+    # Breaks that leave a whole added term of a loss without gradient while the other side of the
+    # `+` still carries one (`loss = pg_loss - 0.01 * np.mean(entropy)`), by the name assigned
+    # (`loss`): reported for the sink that differentiates that name, even when training runs.
+    dead_terms: dict[str, set[Span]] = field(default_factory=dict)
 
     def record_truth_test(self, node: ast.AST, value_node: ast.AST, value: Value) -> None:
         test = self.truth_tests.setdefault(id(node), TruthTest(node, value_node))

@@ -60,7 +60,10 @@ class Statements:
 
     def exec_AugAssign(self, stmt: ast.AugAssign, frame: Frame) -> None:
         self._check_rebind(stmt, stmt.target, stmt.value, frame)
-        value = self.op(join([self.eval(stmt.target, frame), self.eval(stmt.value, frame)]), stmt, frame)
+        target, added = self.eval(stmt.target, frame), self.eval(stmt.value, frame)
+        if isinstance(stmt.op, (ast.Add, ast.Sub)):
+            self.note_dead_term(name_key(stmt.target), target, added, frame)  # `loss += 0.01 * entropy`
+        value = self.op(join([target, added]), stmt, frame)
         self.bind(stmt.target, value, frame, None)
 
     def exec_If(self, stmt: ast.If, frame: Frame) -> None:

@@ -12,7 +12,7 @@ import os
 from ..catalogue.phrases import break_name, guess_notes, sink_phrase
 from ..catalogue.rule import BreakRule
 from ..diagnostics import Diagnostic, Related, Severity, Span
-from ..model.facts import Analysis, SinkKind
+from ..model.facts import Analysis, SinkKind, name_key
 from ..model.status import Verdict, dead_severity, sink_status
 from ..model.values import Cut
 
@@ -32,10 +32,16 @@ def break_diagnostics(analysis: Analysis, rules: dict[str, BreakRule]) -> list[D
         caught = _catches_lookup_error(sink.node, doc)
         raising = [o for o, s in status.items() if o not in dead and o not in target_only
                    and any(c.brk.raises for c in s.cuts)] if not caught else []
-        for origin in dead + target_only + raising:
+        # A whole added term cut while the rest of the loss trains the same variables: a warning.
+        term_breaks = _dead_terms(analysis, sink)
+        dead_terms = [o for o, s in status.items() if s.verdict is Verdict.LIVE and o not in raising
+                      and any(c.brk.span in term_breaks for c in s.cuts)]
+        for origin in dead + target_only + raising + dead_terms:
             partial = severity == Severity.WARNING or origin not in dead
             cuts = status[origin].cuts if origin not in raising else [c for c in status[origin].cuts if c.brk.raises]
             cuts = [c for c in cuts if not (caught and c.brk.raises)]
+            if origin in dead_terms:
+                cuts = [c for c in cuts if c.brk.span in term_breaks]
             for cut in reported_breaks(cuts, rules):
                 rule = rules[cut.brk.code]
                 brk = cut.brk
@@ -44,6 +50,10 @@ def break_diagnostics(analysis: Analysis, rules: dict[str, BreakRule]) -> list[D
                 if raises:
                     consequence = (f"{sink.label} raises LookupError: TensorFlow has no gradient registered "
                                    f"for it, so no path through it to `{origin.variables_text()}` can be differentiated")
+                elif origin in dead_terms:
+                    consequence = (f"this term adds nothing to the gradient of the loss given to {sink.label}; the "
+                                   f"other terms still train `{origin.variables_text()}`, so training silently "
+                                   f"ignores it")
                 elif origin in dead:
                     consequence = sink_phrase(sink, [origin], partial)
                 else:
@@ -54,12 +64,18 @@ def break_diagnostics(analysis: Analysis, rules: dict[str, BreakRule]) -> list[D
                 if brk.via:
                     related.append(Related(brk.span, f"{break_name(brk.label)} cuts the gradient here", brk.path))
                 related.append(Related(doc.span(sink.node), f"the loss reaches {sink.named} here"))
-                td_targets = [g.site for g in status[origin].live] if origin not in dead else []
+                td_targets = [g.site for g in status[origin].live if g.bootstrap] if origin in target_only else []
                 related.extend(guess_notes(doc, origins=[origin], sink=sink, td_targets=td_targets))
                 fixes = tuple(rule.fixes(brk, doc)) if _fixable_here(brk) else ()
                 level = Severity.ERROR if raises else Severity.WARNING if partial else severity
                 out.append(Diagnostic(brk.code, level, message, brk.via or brk.span, tuple(related), fixes))
     return out
+
+
+def _dead_terms(analysis: Analysis, sink) -> set[Span]:
+    """The breaks of the dead terms summed into the name this sink differentiates (`loss`)."""
+    key = name_key(sink.target_node) if isinstance(sink.target_node, (ast.Name, ast.Attribute)) else None
+    return analysis.dead_terms.get(key, set()) if key is not None else set()
 
 
 def _catches_lookup_error(node: ast.AST, doc) -> bool:
