@@ -228,7 +228,7 @@ class Calls:
         if summary is None:
             return self._ordinary_call(site, UNKNOWN, frame)
         if summary.kind in (Kind.MODEL, Kind.VARIABLE):  # a factory: each call makes its own
-            return Value(kind=summary.kind, model=self.fresh_origin(site.node))
+            return Value(kind=summary.kind, model=self.fresh_origin(site.node), effect=summary.effect)
         params = self._params(func)
         offset = 1 if cls is not None and params and params[0].arg == "self" else 0
         actuals: dict[int, Value] = {}

@@ -242,7 +242,7 @@ class Engine(Statements, Expressions, Calls, Layers, Sinks):
             self.exec_block(node.body, frame)
         result = join(frame.returns) if frame.returns else UNKNOWN
         if frame.returns and all(r.kind == Kind.MODEL for r in frame.returns):
-            result = Value(kind=Kind.MODEL, model=frame.returns[0].model)
+            result = Value(kind=Kind.MODEL, model=frame.returns[0].model, effect=frame.returns[0].effect)
         self.summaries[key] = result
         return result
 

@@ -132,6 +132,9 @@ class Analysis:
     # `+` still carries one (`loss = pg_loss - 0.01 * np.mean(entropy)`), by the name assigned
     # (`loss`): reported for the sink that differentiates that name, even when training runs.
     dead_terms: dict[str, set[Span]] = field(default_factory=dict)
+    # The layers of a multi-output functional model, by the key of each of them: a sink whose loss
+    # uses one of them, asking for the model's variables, asks about all of them (the unused heads).
+    parts: dict[str, set[Origin]] = field(default_factory=dict)
 
     def record_truth_test(self, node: ast.AST, value_node: ast.AST, value: Value) -> None:
         test = self.truth_tests.setdefault(id(node), TruthTest(node, value_node))

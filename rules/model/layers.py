@@ -130,6 +130,17 @@ class Layers:
                              deliberate=rule.absorbs_cuts, inside=inside)
         return None
 
+    def _per_output(self, model: Origin, outputs: tuple[frozenset[Origin], ...], output: Value, span) -> Value:
+        """A multi-output functional model's result: one item per output, each carrying the model and
+        the layers that reach it; the sink asking for the model's variables asks about every layer."""
+        parts = {layer: _layer_part(model, layer) for layers in outputs for layer in layers}
+        group = set(parts.values())
+        for part in group:
+            self.analysis.parts.setdefault(part.key, set()).update(group)
+        items = tuple(evolve(output, live=output.live | {Grad(parts[layer], span, None) for layer in layers})
+                      for layers in outputs)
+        return evolve(join(items), items=items)
+
     def add_layer(self, site: Site, model: Value, frame: Frame) -> None:
         """`model.add(layer)` on a `Sequential`: its effect now includes the layer."""
         key = name_key(site.node.func.value)
@@ -186,6 +197,8 @@ class Layers:
                 part = _part(model.model, effect)
                 cut |= {Cut(brk, g) for g in inner_dead} | {Cut(brk, evolve(g, origin=part)) for g in output.live}
             output = Value(output.live | inner_live, frozenset(cut), output.kind)
+        if effect.outputs is not None and model.model is not None and effect.weights_cut is None and output.live:
+            output = self._per_output(model.model, effect.outputs, output, span)
         # Still live, and a gradient call that reaches them raises: both are true.
         if effect.weights_raises is not None:
             brk = reported(effect.weights_raises)
@@ -196,7 +209,16 @@ class Layers:
         if args and effect.input_cut is not None:
             brk = reported(effect.input_cut)
             args[0] = Value(frozenset(), args[0].cut | frozenset(Cut(brk, g) for g in args[0].live), Kind.TENSOR)
-        return self.op(join([output, *args, *site.keywords.values()]), site.node, frame)
+        rest = [*args, *site.keywords.values()]
+        result = self.op(join([output, *rest]), site.node, frame)
+        if output.items:  # `action, value = model(x)`: each output with its own layers
+            result = evolve(result, items=tuple(self.op(join([item, *rest]), site.node, frame) for item in output.items))
+        return result
+
+
+def _layer_part(model: Origin, layer: Origin) -> Origin:
+    return evolve(model, key=f"{model.key}#{layer.key}", part=f"in `{layer.name}`", part_of=model.key,
+                  span=layer.span)
 
 
 def _effect_of_summary(summary: Value, own: Origin | None, inside: str, param: int = 1,
@@ -271,6 +293,15 @@ def _compose(effects: tuple[LayerEffect, ...]) -> LayerEffect:
                        part=part, layers=effects, **common)
 
 
+def _layers_by_output(outputs: Value) -> tuple[frozenset[Origin], ...] | None:
+    """For `keras.Model(x, [action, critic])`: the layers each output depends on (layers made in
+    the graph, not whole models it calls: those are `contains`)."""
+    if not outputs.items or len(outputs.items) < 2:
+        return None
+    layers = tuple(frozenset(g.origin for g in item.live if g.origin.kind is OriginKind.NEW) for item in outputs.items)
+    return layers if any(layers) and len(set(layers)) > 1 else None
+
+
 def _origins(effects) -> frozenset[Origin]:
     return frozenset(e.origin for e in effects if e.origin is not None)
 
@@ -280,15 +311,17 @@ def _functional_effect(outputs: Value) -> LayerEffect | None:
     calling the model gives its weights nothing; when some layers reach them only through a break
     (and by no other path), those layers get nothing."""
     live = {g.origin for g in outputs.live}
+    by_output = _layers_by_output(outputs)
     # The models it is built from (`keras.Model(z, discriminator(generator(z)))`): calling it
     # runs them, with their own variables.
     contains = frozenset(o for o in live if o.kind in (OriginKind.MODEL, OriginKind.VARIABLE))
     dead = [c for c in outputs.cut if c.grad.origin not in live and not c.brk.deliberate]
     raising = sorted((c for c in outputs.cut if c.brk.raises), key=lambda c: (c.brk.span, c.brk.code))
     if raising and not dead:
-        return LayerEffect(weights_raises=raising[0].brk.inner or raising[0].brk, contains=contains)
+        return LayerEffect(weights_raises=raising[0].brk.inner or raising[0].brk, contains=contains,
+                           outputs=by_output)
     if not dead:
-        return LayerEffect(contains=contains) if contains else None
+        return LayerEffect(contains=contains, outputs=by_output) if contains or by_output else None
     cut = sorted(dead, key=lambda c: (c.brk.span, c.brk.code))[0]
     brk = cut.brk.inner or cut.brk  # reported where the model runs, or where it breaks
     dead_origins = frozenset(c.grad.origin for c in dead if c.grad.origin.kind is OriginKind.MODEL)

@@ -45,13 +45,14 @@ def sink_status(analysis: Analysis, sink: Sink) -> dict[Origin, OriginStatus]:
     Computed once per sink: the break report and several check rules ask about the same sinks."""
     cached = analysis.statuses.get(id(sink))
     if cached is None:
-        cached = analysis.statuses[id(sink)] = _sink_status(sink, analysis.variables_rebound_from_themselves())
+        cached = analysis.statuses[id(sink)] = _sink_status(sink, analysis.variables_rebound_from_themselves(),
+                                                            analysis.parts)
     return cached
 
 
-def _sink_status(sink: Sink, rebound: set[Origin]) -> dict[Origin, OriginStatus]:
+def _sink_status(sink: Sink, rebound: set[Origin], parts: dict[str, set[Origin]]) -> dict[Origin, OriginStatus]:
     # In a stable order: which origin a message names must not change from one run to the next.
-    ordered = sorted(differentiated(sink), key=lambda o: (o.key, o.name, o.kind.value))
+    ordered = sorted(differentiated(sink, parts), key=lambda o: (o.key, o.name, o.kind.value))
     status: dict[Origin, OriginStatus] = {o: OriginStatus() for o in ordered}
     for grad in sink.target.live:
         if grad.origin in status:
@@ -105,7 +106,7 @@ def only_target_untaped(sink: Sink, status: dict[Origin, OriginStatus], paths: O
     return all(g.bootstrap for g in paths.untaped) and live_elsewhere(sink, status)
 
 
-def differentiated(sink: Sink) -> set[Origin]:
+def differentiated(sink: Sink, parts: dict[str, set[Origin]] | None = None) -> set[Origin]:
     """The origins whose gradient the sink asks for: its sources', or, when the sources are not
     known, whatever the target depends on that the sink's tape can differentiate (its variables,
     and the tensors that tape itself watched)."""
@@ -113,7 +114,11 @@ def differentiated(sink: Sink) -> set[Origin]:
         asked = set().union(*(item.origins for item in sink.sources))
         keys = {o.key for o in asked}
         grads = [*sink.target.live, *(c.grad for c in sink.target.cut)]
-        return asked | {g.origin for g in grads if g.origin.part_of is not None and g.origin.part_of in keys}
+        used_parts = {g.origin for g in grads if g.origin.part_of is not None and g.origin.part_of in keys}
+        # Every layer of a multi-output model whose output the loss uses: the unused heads too.
+        # (Only then: another model may be bound to the same name elsewhere.)
+        known = set().union(*((parts or {}).get(o.key, set()) for o in used_parts))
+        return asked | known | used_parts
     live = {g.origin for g in sink.target.live}
     origins = {o for o in live | {c.grad.origin for c in sink.target.cut} if not _watched_by_another_tape(o, sink)}
     # What reaches the loss only as a constant on purpose (through `tf.stop_gradient`, or as a TD

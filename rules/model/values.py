@@ -123,6 +123,10 @@ class LayerEffect:
     dead: frozenset[Origin] = frozenset()  # inner models its break cuts (`seg_net` behind an argmax)
     contains: frozenset[Origin] = frozenset()  # inner models that still train through it (`generator`)
     origin: Origin | None = None  # as one layer of a `Sequential`: which model it is
+    # A functional model with several outputs (`keras.Model(x, [action, critic])`): for each
+    # output, the layers of the model that reach it, so a loss built from one output leaves the
+    # layers only the others reach without a gradient.
+    outputs: tuple[frozenset[Origin], ...] | None = None
     # An op with no registered gradient that its input (its weights) goes through, whatever else does.
     input_raises: Break | None = None
     weights_raises: Break | None = None

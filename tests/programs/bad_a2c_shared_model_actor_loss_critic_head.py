@@ -1,10 +1,9 @@
-# expect: GG302@34
+# expect: GG302@33
 # tensorflow: none
-# fixed: ok
+# fixed: nofix
 # shape: an A2C network from one factory, `create_a2c`, with a common layer, an actor head and a critic head; the training step's loss is built from the actor output only and the tape is asked for every variable of the two-output model, so the critic head (`dense_2/kernel`, `dense_2/bias`) gets None ("Gradients do not exist for variables ['dense_2/kernel:0', 'dense_2/bias:0']")
 # source: https://github.com/tensorflow/tensorflow/issues/48547
 # family: 6
-# gap: GG302 fires only when the loss uses none of a model; here it uses one output of a two-output functional model, and gradguard does not see that the critic head's variables in `model.trainable_variables` never reach the loss
 import numpy as np
 import tensorflow as tf
 from tensorflow import keras

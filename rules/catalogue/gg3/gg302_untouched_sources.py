@@ -74,8 +74,20 @@ grads = tape.gradient(loss, model.trainable_variables)
             status = sink_status(analysis, sink)
             severity = dead_severity(status)
             for item in sink.sources:
-                for origin in sorted(item.origins, key=lambda o: o.name):
+                keys = {o.key for o in item.origins}
+                # A model's layers the loss may use apart (the heads of a two-output model).
+                parts = [o for o in status if o.part_of in keys]
+                for origin in sorted(item.origins, key=lambda o: o.name) + sorted(parts, key=lambda o: o.key):
                     if status[origin].verdict not in self.owns:
+                        continue
+                    if origin.part is not None:
+                        where = f" (line {origin.span.line})" if origin.span else ""
+                        layer = origin.part.removeprefix("in ")
+                        message = (f"the loss given to {sink.label} never uses the layer {layer}{where} of "
+                                   f"`{origin.name}`, so the gradients for its variables in "
+                                   f"`{doc.short(item.node)}` are None")
+                        related = (Related(doc.span(sink.target_node), "the loss"),)
+                        out.append(Diagnostic(self.code, severity, message, doc.span(item.node), related, ()))
                         continue
                     message = (f"the loss given to {sink.label} never uses `{origin.name}`, so the gradient for "
                                f"`{doc.short(item.node)}` is None")
