@@ -188,8 +188,10 @@ class GradguardServer(LanguageServer):
             documents = [document]
         path = _path_of(target)
         parser = self._parser_for(target, path)
+        settings = self.settings_for(target)
         return analysis.snapshot(target, path, documents, notebook is not None, self.config_for(target, path),
-                                 self.encoding, self.generation, numbers, parser)
+                                 self.encoding, self.generation, numbers, parser,
+                                 lens=settings.lens_hover or settings.lens_inlay_hints)
 
     def _parser_for(self, target: str, path: str) -> IncrementalParser:
         """The target's incremental parser; only the most recently analysed documents keep one
@@ -227,7 +229,9 @@ class GradguardServer(LanguageServer):
             self._release_waiters(target)
             return
         self.results[target] = result
-        self.trace(f"analysed {target}: {len(result.diagnostics)} diagnostics",
+        lens = f"{len(result.lens.values)} values recorded for the lens" if result.lens is not None else \
+            "no values recorded (the lens is off)"
+        self.trace(f"analysed {target}: {len(result.diagnostics)} diagnostics; {lens}",
                    ", ".join(f"{d.code}@{d.span.line}" for d in result.diagnostics))
         for waiter in self.waiters.pop(target, []):
             if not waiter.done():
@@ -268,11 +272,28 @@ class GradguardServer(LanguageServer):
         result = future.result()
         previous = self.results.get(snap.target)
         if previous is not None and previous.diagnostics == result.diagnostics:
-            return  # nothing new: no second publish
+            # Nothing new to publish; the lens may still have learnt something from the other modules.
+            if result.lens is not None:
+                self.results[snap.target] = result
+                if _hints(previous) != _hints(result):
+                    self.refresh_lens()
+            return
         self.trace(f"jedi pass for {snap.target}: {len(result.diagnostics)} diagnostics")
         self.deliver(result)
         if self.pull and self.supports("workspace", "diagnostics", "refresh_support"):
             self.workspace_diagnostic_refresh(None)
+        self.refresh_lens()
+
+    def refresh_lens(self) -> None:
+        """Ask the client to fetch inlay hints and code lenses again, where it announced it can be
+        asked: results changed without an edit (the jedi pass, changed settings)."""
+        try:
+            if self.supports("workspace", "inlay_hint", "refresh_support"):
+                self.workspace_inlay_hint_refresh(None).add_done_callback(_answered)
+            if self.supports("workspace", "code_lens", "refresh_support"):
+                self.workspace_code_lens_refresh(None).add_done_callback(_answered)
+        except Exception as error:  # no client connected (tests, shutdown)
+            log.debug("lens refresh not sent: %r", error)
 
     def resolver_for(self, snap: Snapshot, settings: ClientSettings) -> JediResolver:
         folder = self.folder_of(snap.target)
@@ -338,6 +359,18 @@ class GradguardServer(LanguageServer):
             self.request_analysis(target)
         if self.pull and self.supports("workspace", "diagnostics", "refresh_support"):
             self.workspace_diagnostic_refresh(None)
+        self.refresh_lens()  # a lens switched on (or a new configuration): its requests wait for the analyses
+
+
+def _answered(future) -> None:
+    """A refresh the client answered with an error (it said it supports them): logged, nothing more."""
+    if not future.cancelled() and future.exception() is not None:
+        log.debug("the client refused a refresh: %r", future.exception())
+
+
+def _hints(result: Result) -> list | None:
+    """The lens's hints of a result, to tell whether the client must fetch them again."""
+    return result.lens.hints() if result.lens is not None else None
 
 
 def _path_of(uri: str) -> str:

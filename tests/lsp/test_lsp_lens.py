@@ -124,3 +124,112 @@ async def test_the_lens_in_notebook_cells_names_cells(tmp_path):
     assert [(h.position.line, h.position.character, h.label) for h in hints] == [
         (0, len(first_line), " ✗ model: cut by `.numpy()` at cell 3:2:12")]
     assert not in_tape_cell
+
+
+# ---------------------------------------------------------------------------------------------
+# Recording only when the lens is on; refreshing hints and lenses when a result changes unasked
+
+
+def _traces(client) -> list[types.LogTraceParams]:
+    traces: list[types.LogTraceParams] = []
+
+    @client.feature(types.LOG_TRACE)
+    def _trace(params: types.LogTraceParams) -> None:
+        traces.append(params)
+
+    return traces
+
+
+def _refreshes(client) -> dict[str, int]:
+    counts = {"inlay": 0, "lens": 0}
+
+    @client.feature(types.WORKSPACE_INLAY_HINT_REFRESH)
+    def _inlay(params) -> None:
+        counts["inlay"] += 1
+
+    @client.feature(types.WORKSPACE_CODE_LENS_REFRESH)
+    def _lens(params) -> None:
+        counts["lens"] += 1
+
+    return counts
+
+
+def _refreshing_client() -> types.ClientCapabilities:
+    """Neovim 0.10 (inlay hints) that also announces code-lens refreshes, with pushed diagnostics."""
+    from pytest_lsp import client_capabilities
+
+    caps = client_capabilities("neovim@v0.10.0")
+    caps.text_document.diagnostic = None
+    caps.workspace.inlay_hint = types.InlayHintWorkspaceClientCapabilities(refresh_support=True)
+    caps.workspace.code_lens = types.CodeLensWorkspaceClientCapabilities(refresh_support=True)
+    return caps
+
+
+async def test_with_the_lens_off_nothing_is_recorded_and_switching_it_on_answers_at_once(tmp_path):
+    from lsp_harness import wait_until
+
+    off = {"lens": {"hover": False, "inlayHints": False}}
+    async with lsp_session(tmp_path, _refreshing_client(), settings=off) as client:
+        traces = _traces(client)
+        refreshes = _refreshes(client)
+        client.set_trace(types.SetTraceParams(value=types.TraceValue.Messages))
+        uri = open_file(client, tmp_path / "train.py", TRAIN)
+        await wait_for_diagnostics(client, uri, 1)
+        whole = types.Range(types.Position(0, 0), types.Position(len(LINES), 0))
+        hover_off = await _hover(client, uri, _at(10, "loss"))
+        hints_off = await client.text_document_inlay_hint_async(
+            types.InlayHintParams(types.TextDocumentIdentifier(uri), whole))
+        analysed_off = [t.message for t in traces if uri in t.message and t.message.startswith("analysed")]
+        before = dict(refreshes)
+        client.set_configuration({"gradguard": {"lens": {"hover": True, "inlayHints": True}}})
+        client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings=None))
+        # No edit: the new settings make the server analyse the open document again, recording.
+        await wait_until(lambda: any("values recorded for the lens" in t.message for t in traces if uri in t.message),
+                         "an analysis recording the lens's values")
+        hover_on = await _hover(client, uri, _at(10, "loss"))
+        hints_on = await client.text_document_inlay_hint_async(
+            types.InlayHintParams(types.TextDocumentIdentifier(uri), whole))
+    assert analysed_off and all("no values recorded (the lens is off)" in m for m in analysed_off), analysed_off
+    assert hover_off is None and not hints_off
+    assert "cut by `.numpy()`" in hover_on.splitlines()[2]
+    assert [h.label for h in hints_on] == [" ✗ model: cut by `.numpy()` at 10:22",
+                                          " ✓ model, ✗ target_net: loss never uses it"]
+    # the client is asked to fetch hints and lenses again once the settings changed
+    assert refreshes["inlay"] > before["inlay"] and refreshes["lens"] > before["lens"]
+
+
+async def test_hover_alone_still_records(tmp_path):
+    async with lsp_session(tmp_path, "visual-studio-code", settings={"lens": {"inlayHints": False}}) as client:
+        uri = open_file(client, tmp_path / "train.py", TRAIN)
+        cut = await _hover(client, uri, _at(10, "loss"))
+        whole = types.Range(types.Position(0, 0), types.Position(len(LINES), 0))
+        lenses = await client.text_document_code_lens_async(types.CodeLensParams(types.TextDocumentIdentifier(uri)))
+        hints = await client.text_document_inlay_hint_async(
+            types.InlayHintParams(types.TextDocumentIdentifier(uri), whole))
+    assert "cut by `.numpy()`" in cut and not lenses and not hints
+
+
+async def test_the_jedi_pass_refreshes_inlay_hints_and_code_lenses(tmp_path):
+    import shutil
+    from pathlib import Path
+
+    from lsp_harness import wait_until
+
+    root = tmp_path / "project"
+    shutil.copytree(Path(__file__).parents[1] / "crossmodule" / "project", root)
+    async with lsp_session(root, _refreshing_client(), initialization_options={"jedi": {"timeBudget": 30}}) as client:
+        refreshes = _refreshes(client)
+        uri = open_file(client, root / "bad_helper_to_numpy.py")
+        lines = (root / "bad_helper_to_numpy.py").read_text().splitlines()
+        whole = types.Range(types.Position(0, 0), types.Position(len(lines), 0))
+        await wait_for_diagnostics(client, uri, 1)  # the fast pass: the helper is not followed
+        fast = await client.text_document_inlay_hint_async(types.InlayHintParams(types.TextDocumentIdentifier(uri), whole))
+        before = dict(refreshes)
+        await wait_until(lambda: any(p.uri == uri and p.diagnostics for p in client.published), "the jedi pass", 60)
+        await wait_until(lambda: refreshes["inlay"] > before["inlay"] and refreshes["lens"] > before["lens"],
+                         "the refreshes after the jedi pass")
+        refined = await client.text_document_inlay_hint_async(
+            types.InlayHintParams(types.TextDocumentIdentifier(uri), whole))
+    assert [h.label for h in fast] != [h.label for h in refined]
+    [hint] = refined
+    assert hint.label.startswith(" ✗ model: cut by") and "convert.py" in hint.tooltip, (hint.label, hint.tooltip)
