@@ -48,6 +48,7 @@ class Engine(Statements, Expressions, Calls, Layers, Sinks):
         self.summaries: dict[int, Value | None] = {}
         self.effects: dict[int, object] = {}            # ClassInfo → LayerEffect of its `call` (layers.py)
         self.analyzed_methods: set[int] = set()         # `__init__`/`build` analysed early for an effect
+        self.stateful_layers: dict[str, str] = {}       # called layers with moving statistics: key → class
         self.closures: dict[int, Frame] = {}            # nested function → the frame it was defined in
         self._nested: dict[int, list[ast.AST]] | None = None  # function → functions defined in it
         self._loop_depth = 0

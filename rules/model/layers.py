@@ -88,7 +88,12 @@ class Layers:
             return _sequential_effect(layers.items) if layers.items else None
         if qual in FUNCTIONAL:
             outputs = site.args[1] if len(site.args) > 1 else site.keywords.get("outputs")
-            return _functional_effect(outputs) if outputs is not None else None
+            effect = _functional_effect(outputs) if outputs is not None else None
+            stateful = sorted({self.stateful_layers[g.origin.key] for g in (outputs.live if outputs else ())
+                               if g.origin.key in self.stateful_layers})
+            if stateful:  # a BatchNormalization in the graph
+                effect = evolve(effect or LayerEffect(), stateful=True, name=(effect and effect.name) or stateful[0])
+            return effect
         if name == "Lambda":
             function = site.arg_node(0, "function")
             brk = self._function_break(function, frame, "the function of `Lambda`") if function is not None else None
@@ -173,6 +178,8 @@ class Layers:
         """`layer(x)`: its output depends on its variables, on the models it is built from
         (`contains`) and on its inputs, except what it cuts."""
         effect = self.effect_of(model)
+        if effect is not None and effect.stateful and model.model is not None:
+            self.stateful_layers[model.model.key] = effect.name  # for a functional model built on its output
         # A layer without weights (`Flatten`, `Lambda`) starts no gradient of its own.
         output = Value(kind=Kind.TENSOR) if effect is not None and effect.weightless else \
             self._model_output(model, site.node, frame)

@@ -1,10 +1,9 @@
-# expect: GG302@37
+# expect: GG302@36
 # tensorflow: none
-# fixed: ok
+# fixed: nofix
 # shape: SRGAN generator pre-training (MSE step): the generator is a residual block stack with BatchNormalization and the tape is asked for `G.weights`, every weight including the batch-norm moving_mean/moving_var, which the loss never touches ("Gradients do not exist for variables ['batchnorm_1/moving_mean:0', ...]"; the reporter: "we need to tell them only trainable variables instead of all variables")
 # source: https://github.com/tensorlayer/SRGAN/issues/143
 # family: 6
-# gap: gradguard does not see that `G.weights` (bound to `g_vars`) of a functional model built by the factory `get_G` holds the BatchNormalization layers' non-trainable moving statistics, which no loss reaches (it reports `model.variables` of a Sequential it can read)
 import numpy as np
 import tensorflow as tf
 from tensorflow import keras
