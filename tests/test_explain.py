@@ -106,6 +106,7 @@ def test_json_for_tools(project):
     assert source["diagnostic"]["code"] == "GG101" and (source["diagnostic"]["line"], source["diagnostic"]["column"]) == (20, 13)
     assert source["start"] == {"cell": None, "line": 20, "column": 13}
     assert [(s["line"], s["start"], s["cut"]) for s in source["steps"]] == [(20, True, True), (21, False, False), (22, False, False)]
+    assert source["term_cut"] is False and report["warnings"] == []
 
 
 @pytest.mark.parametrize("position, message", [
@@ -267,3 +268,42 @@ def test_what_no_diagnostic_reports_is_a_question_mark_as_check_is_silent(projec
     assert lines[-2:] == ["└── ? target_net: loss never uses it",
                           "    └── no diagnostic reports it (another finding says it, a rule that is not selected, "
                           "or a suppression comment)"]
+
+
+ENTROPY_BONUS = """import numpy as np
+import tensorflow as tf
+
+policy = tf.keras.Sequential([tf.keras.layers.Dense(2, activation="softmax")])
+
+
+def step(states, advantages):
+    with tf.GradientTape() as tape:
+        probs = policy(states)
+        bonus = np.mean(-tf.reduce_sum(probs * tf.math.log(probs), axis=1))
+        loss = -tf.reduce_mean(tf.math.log(probs[:, 0]) * advantages) - 0.01 * bonus
+    return tape.gradient(loss, policy.trainable_variables)
+"""
+
+
+def test_a_term_cut_on_the_way_exits_0_but_says_the_warning_check_reports(tmp_path):
+    # The issue: exit 0 when every requested source gets a gradient. Here it does (the policy term
+    # trains it), but the entropy bonus is a constant: `check` warns, and explain says so too.
+    (tmp_path / "train.py").write_text(ENTROPY_BONUS)
+    check_code, check_out, _ = gradguard("check", "--no-cache", "--output-format", "json", "train.py", cwd=tmp_path)
+    [finding] = json.loads(check_out)
+    assert (check_code, finding["code"], finding["severity"], finding["line"]) == (1, "GG102", "warning", 10)
+    code, out, _ = gradguard("explain", "train.py:12", cwd=tmp_path)
+    lines = out.splitlines()
+    assert code == 0
+    assert lines[1] == "└── ✓ policy (a term is cut by `np.mean` at 10:17)"
+    assert lines[-2].startswith("    └── ⚠ GG102 at 10:17: ")
+    assert lines[-1] == ("⚠ 1 warning: a term of the loss is cut (GG102 at 10:17), so training silently ignores it; "
+                         "the sources still get a gradient (exit 0), `check` reports it")
+    code, out, _ = gradguard("explain", "--format", "json", "train.py:12", cwd=tmp_path)
+    report = json.loads(out)
+    assert (code, report["ok"]) == (0, True)
+    [source] = report["sources"]
+    assert (source["gradient"], source["term_cut"], source["diagnostic"]["code"]) == (True, True, "GG102")
+    [warning] = report["warnings"]
+    assert (warning["code"], warning["severity"], warning["line"], warning["column"]) == ("GG102", "warning", 10, 17)
+    assert warning["message"] == finding["message"]

@@ -7,7 +7,9 @@ diagnostic that reports it. In a notebook the position is `FILE.ipynb:cellN:LINE
 cell's number among all the notebook's cells (as `check` prints positions).
 
 Exit codes: 0 every source gets a gradient, 1 some do not, 2 bad input (no such file, line or
-cell, nothing to explain there, a file that does not parse).
+cell, nothing to explain there, a file that does not parse). A source that gets its gradient while
+a term of the loss is cut on its way (a diagnostic `check` reports, usually a warning) still exits
+0: the tree ends with a "⚠" line and the JSON lists it under "warnings".
 """
 from __future__ import annotations
 
@@ -168,7 +170,8 @@ def _sink_report(explanation: SinkExplanation, display: str, here: str, span: Sp
             children.append((f"{at(step.span)}  {step.text}{tail}", []))
         if source.diagnostic is not None:
             d = source.diagnostic
-            children.append((f"{d.code} at {at(d.span)}: {relabel(d.message)}", []))
+            mark = "⚠ " if source.term_cut else ""
+            children.append((f"{mark}{d.code} at {at(d.span)}: {relabel(d.message)}", []))
         elif source.unreported:
             children.append(("no diagnostic reports it (another finding says it, a rule that is not selected, "
                              "or a suppression comment)", []))
@@ -182,13 +185,27 @@ def _sink_report(explanation: SinkExplanation, display: str, here: str, span: Sp
             if source.brk else None,
             "diagnostic": {"code": source.diagnostic.code, "message": relabel(source.diagnostic.message),
                            **where(source.diagnostic.span)} if source.diagnostic else None,
+            "term_cut": source.term_cut,
         })
     sink = explanation.sink
     title = relabel(explanation.title)
     tree = [f"{here}: {title}"] + _branches(branches)
+    warnings = explanation.warnings
+    if warnings:
+        # Exit 0 says every source gets a gradient; a term cut on the way is still a finding of `check`.
+        found = ", ".join(f"{d.code} at {at(d.span)}" for d in warnings)
+        noun = "warning" if all(d.severity.value == "warning" for d in warnings) else "finding"
+        tree.append(f"⚠ {_count(len(warnings), noun)}: a term of the loss is cut ({found}), "
+                    f"so training silently ignores it; the sources still get a gradient (exit 0), `check` reports it")
     return {"path": display, "kind": "sink", "sink": sink.kind.value, "callee": sink.callee, "at": where(span),
             "title": title,
-            "ok": explanation.ok, "sources": sources, "tree": tree}
+            "ok": explanation.ok, "sources": sources, "tree": tree,
+            "warnings": [{"code": d.code, "severity": d.severity.value, "message": relabel(d.message), **where(d.span)}
+                         for d in warnings]}
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}{'' if number == 1 else 's'}"
 
 
 def _branches(items: list[tuple[str, list]], prefix: str = "") -> list[str]:

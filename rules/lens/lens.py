@@ -53,6 +53,7 @@ class SourceExplanation:
     brk: Break | None = None
     diagnostic: Diagnostic | None = None
     unreported: bool = False             # the analysis sees no gradient, but no diagnostic says so
+    term_cut: bool = False               # it gets its gradient, but a term cut on the way is reported (a warning)
 
 
 @dataclass
@@ -63,6 +64,11 @@ class SinkExplanation:
     @property
     def ok(self) -> bool:
         return all(source.ok is not False for source in self.sources)
+
+    @property
+    def warnings(self) -> list[Diagnostic]:
+        """The diagnostics of terms cut on the way of sources that still get their gradient."""
+        return [source.diagnostic for source in self.sources if source.term_cut]
 
     @property
     def title(self) -> str:
@@ -189,7 +195,7 @@ class Lens:
         summary = f"{words.mark(ok)} {words.origin_label(origin)}" + (f": {reason}" if reason else note)
         way = self._steps(sink, origin, grad, brk) if grad is not None and steps else []
         return SourceExplanation(origin, verdict, ok, summary, reason, grad.site if grad else None, way, brk,
-                                 diagnostic, unreported)
+                                 diagnostic, unreported, bool(note) and diagnostic is not None)
 
     def _start(self, paths: OriginStatus, brk: Break | None) -> Grad | None:
         if brk is not None:
