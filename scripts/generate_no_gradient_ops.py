@@ -16,12 +16,18 @@ Method
    ``K.argmax``/``K.round`` that code spells ``keras.backend.*`` (or
    ``tf.keras.backend.*``) are the Keras 2 backend, i.e. ``tf_keras.backend``
    when it is installed (gradguard folds ``tf_keras`` into ``keras``), so that
-   module is scanned under the ``keras.backend`` prefix.  ``tf.strings`` is
-   not scanned (no float input).  Classes, modules and names on a short deny
-   list (functions that mutate global state, print, load libraries, wrap
-   Python callables, depend on the Keras learning phase, or are random; and
+   module is scanned under the ``keras.backend`` prefix.  The samplers of
+   ``tf.random`` and ``keras.random`` are scanned too (``tf.random.categorical``
+   returns integer samples: no gradient w.r.t. its logits), and, when
+   TensorFlow Probability is installed, ``tfp.stats`` and ``tfp.math`` under
+   their canonical names (``tensorflow_probability.stats.histogram``).
+   ``tf.strings`` is not scanned (no float input).  Classes, modules and names
+   on a short deny list (functions that mutate global state or variables,
+   print, load libraries, take or wrap Python callables, depend on the Keras
+   learning phase, or are random -- outside the random namespaces; and
    convolutions and poolings, whose kernels can abort the process on a
-   filter of the wrong shape) are skipped.
+   filter of the wrong shape) are skipped.  ``tf.raw_ops`` is not called but
+   read from the op registry (see ``_Scanner.raw_ops``).
 
    Each function is called with a float32 tensor ``x`` as its first argument,
    within a small fixed set of argument patterns, tried in this order (the
@@ -35,18 +41,21 @@ Method
                       ``value_range``);
    ``(x, index)``     a small sorted int32 tensor as long as x's first
                       dimension (``gather``, ``segment_*``);
-   ``(x, 1)``         a Python int (an axis, a ``k``, a count).
+   ``(x, 1)``         a Python int (an axis, a ``k``, a count);
+   ``(x, 1, seed)``   a count and an int32 seed pair
+                      (``tf.random.stateless_categorical``).
 
    A pattern is tried only when the signature binds it, and is passed over
-   when it binds a float tensor to a parameter named ``indices`` or
-   ``shape`` (``keras.ops.unravel_index`` accepts floats there and returns
-   artefacts).  Float tensor arguments are *watched*; the others are
+   when it binds a float tensor to a parameter named ``indices``,
+   ``shape`` or ``seed`` (``keras.ops.unravel_index`` accepts floats there and
+   returns artefacts).  Float tensor arguments are *watched*; the others are
    constants.  A call that raises is "could not be made": the next pattern
    is tried, and a function no pattern
    can call is not classified (not in the table).  Outputs that are not a
    tensor or a tuple of tensors (Python values, NumPy arrays, SparseTensors,
    variables), string outputs, and graphs with a stateful op (random,
-   print, ...) are not classified either.
+   print, ...; except in the random namespaces, whose sampling ops are
+   stateful) are not classified either.
 
 2. Registry check.  The call is traced with ``tf.function`` (float inputs of
    unknown rank, else unknown dimension sizes, else the static shape; so
@@ -122,9 +131,14 @@ Categories
 ``comparison``  the function returns ``bool`` (equal, greater, is_nan, ...).
 ``rounding``    every op that stops the gradient is Round/Floor/Ceil/Rint.
 ``index``       an op that stops the gradient returns indices
-                (ArgMax, ArgMin, TopKV2 indices, Where, searchsorted...).
+                (ArgMax, ArgMin, TopKV2 indices, Where, searchsorted...) and
+                the result is integer: a float result without gradient is a
+                value, ``other`` (``tf.unique``'s ``y``: Unique has no
+                registered gradient and the tape raises; the counts of
+                ``keras.ops.histogram``).
 ``other``       everything else (shape/size/rank, stop_gradient, floordiv,
-                count_nonzero, histogram_fixed_width, adjust_contrast, ...).
+                count_nonzero, histogram_fixed_width, adjust_contrast,
+                random.categorical, tfp.stats.histogram, ...).
 
 A function that casts its float input to an integer dtype before computing
 (``keras.ops.one_hot``, ``keras.ops.bincount``, ``keras.ops.nonzero``) has
@@ -200,8 +214,22 @@ _DENY_NAMES = frozenset({
 # kernels abort the process on a failed shape CHECK instead of raising.
 _DENY_PATTERN = re.compile(
     r"random|dropout|shuffle|sample|(^|_)print|^set_|^get_|^clear_|^reset_"
-    r"|conv(?!ert)|pool|dilation|erosion",
+    r"|conv(?!ert)|pool|dilation|erosion|^assign",
     re.IGNORECASE)
+# In the random namespaces (``tf.random``, ``keras.random``) the samplers are
+# what is scanned: only setters/getters of global state are skipped there, and
+# a stateful graph (the sampling op) is accepted.
+_RANDOM_DENY_PATTERN = re.compile(
+    r"(^|_)print|^set_|^get_|^clear_|^reset_", re.IGNORECASE)
+RANDOM_NAMESPACES = frozenset({"tensorflow.random", "keras.random"})
+# TensorFlow Probability functions that take Python callables (optimizers,
+# root finders, custom gradients) or mutate variables: never called.
+_DENY_NAMES = _DENY_NAMES | frozenset({
+    "minimize", "minimize_stateless", "value_and_gradient", "diag_jacobian",
+    "scan_associative", "find_root_chandrupatla", "find_root_secant",
+    "bracket_root", "secant_root",
+})
+RAW_OPS_PREFIX = "tensorflow.raw_ops."
 
 
 def _import_tf():
@@ -217,6 +245,17 @@ def _import_tf():
             "keras was imported with the %r backend; run with "
             "KERAS_BACKEND=tensorflow" % keras.backend.backend())
     return tf, keras
+
+
+def _tfp():
+    """``tensorflow_probability``, or None when not installed."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            import tensorflow_probability as tfp
+    except ImportError:
+        return None
+    return tfp
 
 
 def _keras2_backend():
@@ -271,12 +310,15 @@ PATTERNS = (
     ("range", lambda tf, s: tf.constant(VALUE_RANGE, tf.float32), True),
     ("index", lambda tf, s: tf.constant(_index(s), tf.int32), False),
     ("int", lambda tf, s: 1, False),
+    # A count and a seed: ``tf.random.stateless_categorical(logits, 1, seed)``.
+    ("int, seed", lambda tf, s: 1, False,
+     lambda tf, s: tf.constant([1, 2], tf.int32)),
 )
 
 
 # Parameters that take integers: a float tensor bound to one is not a call
 # whose outcome means anything.
-_INTEGER_PARAMETERS = frozenset({"indices", "shape"})
+_INTEGER_PARAMETERS = frozenset({"indices", "shape", "seed"})
 
 
 def _bindable(sig, n) -> bool:
@@ -310,6 +352,7 @@ class _Scanner:
         self.keras = keras
         self.registry = ops._gradient_registry
         self.is_trainable = backprop_util.IsTrainable
+        self.stateful_ok = False
 
     # ----------------------------------------------------------- candidates
     def namespaces(self):
@@ -333,15 +376,24 @@ class _Scanner:
         backend = _keras2_backend()
         if backend is not None:
             spaces.append(("keras.backend", backend))
+        spaces.append(("tensorflow.random", tf.random))
+        if inspect.ismodule(getattr(keras, "random", None)):
+            spaces.append(("keras.random", keras.random))
+        tfp = _tfp()
+        if tfp is not None:
+            spaces += [("tensorflow_probability.stats", tfp.stats),
+                       ("tensorflow_probability.math", tfp.math)]
         return spaces
 
     def candidates(self):
         """(qualified name, function) of every candidate, sorted by name."""
         out = {}
         for prefix, module in self.namespaces():
+            deny = _RANDOM_DENY_PATTERN if prefix in RANDOM_NAMESPACES \
+                else _DENY_PATTERN
             for name in sorted(dir(module)):
                 if name.startswith("_") or name in _DENY_NAMES \
-                        or _DENY_PATTERN.search(name):
+                        or deny.search(name):
                     continue
                 try:
                     obj = getattr(module, name)
@@ -356,11 +408,12 @@ class _Scanner:
     # ---------------------------------------------------------- the calls
     def build_args(self, pattern, shape):
         tf = self.tf
-        name, second, is_float = pattern
+        name, second, is_float = pattern[:3]
         x = tf.reshape(tf.constant(_values(shape), tf.float32), shape)
         if second is None:
             return [x], [0]
-        return [x, second(tf, shape)], [0, 1] if is_float else [0]
+        third = [pattern[3](tf, shape)] if len(pattern) > 3 else []
+        return [x, second(tf, shape)] + third, [0, 1] if is_float else [0]
 
     def flatten(self, out):
         """[(field, tensor)] of a call's output; raises _NotATensor."""
@@ -535,7 +588,7 @@ class _Scanner:
             sig = None
         last = Outcome("skipped:cannot call")
         for pattern in PATTERNS:
-            nargs = 1 if pattern[1] is None else 2
+            nargs = 1 if pattern[1] is None else len(pattern) - 1
             if not _bindable(sig, nargs):
                 continue
             for shape in SHAPES:
@@ -572,8 +625,9 @@ class _Scanner:
             return Outcome("skipped:not a tensor")
         except Exception as exc:  # noqa: BLE001
             return Outcome("skipped:cannot trace", detail=repr(exc)[:200])
-        if any(op.op_def is not None and op.op_def.is_stateful
-               for op in graph.get_operations()):
+        if not self.stateful_ok and any(
+                op.op_def is not None and op.op_def.is_stateful
+                for op in graph.get_operations()):
             return Outcome("skipped:stateful")
         self._grads_cache = {}
         try:
@@ -583,7 +637,7 @@ class _Scanner:
         arg_entries = []
         for i, name in enumerate(names):
             kind = statuses[floats.index(i)] if i in floats else \
-                "int tensor" if pattern == "index" else "python int"
+                "int tensor" if pattern == "index" or i == 2 else "python int"
             arg_entries.append([name, kind])
 
         # The whole call, with respect to the first argument.
@@ -647,6 +701,10 @@ class _Scanner:
             return "comparison"
         if blocking <= ROUNDING_OPS:
             return "rounding"
+        if any(d.is_floating or d.is_complex for d in dtypes):
+            # A float result without gradient is a value, not an index
+            # (`y` of `tf.unique`, the counts of `tfp.stats.histogram`).
+            return "other"
         if blocking & INDEX_OPS:
             return "index"
         if blocking == {"Cast"} and path_ops & INDEX_OPS:
@@ -667,11 +725,116 @@ class _Scanner:
             for qualname, obj in self.candidates():
                 if only is not None and qualname not in only:
                     continue
-                if id(obj) not in cache:
+                self.stateful_ok = qualname.rsplit(".", 1)[0] in RANDOM_NAMESPACES
+                key = (id(obj), self.stateful_ok)
+                if key not in cache:
                     keep_alive.append(obj)
-                    cache[id(obj)] = self.analyze(obj)
-                results[qualname] = cache[id(obj)]
+                    cache[key] = self.analyze(obj)
+                results[qualname] = cache[key]
+            results.update(self.raw_ops(only))
         return results
+
+    # ------------------------------------------------------------ raw ops
+    def raw_op_names(self):
+        return [RAW_OPS_PREFIX + name for name in sorted(dir(self.tf.raw_ops))
+                if not name.startswith("_")]
+
+    def raw_ops(self, only=None):
+        """``tf.raw_ops.X(**inputs)``: read from the op registry, not called.
+
+        Raw ops take keyword-only arguments and ~1,500 of them need inputs of
+        exact types and attributes, so they are not called: the op's OpDef
+        and TensorFlow's gradient registry decide.  An op is listed when the
+        registry has no gradient for it -- ``tf.no_gradient``/
+        ``NotDifferentiable`` (registered ``None``: ``tape`` "none") or no
+        entry at all (``tape`` "LookupError" when an output can be float, as
+        ``tape.gradient`` then raises; "none" when every output is an
+        integer/bool/string, whose gradient the tape never asks for) -- and it
+        has an input that can be float and a numeric output (not only resources,
+        variants or strings: no dataset or variable op).  Ops that call a
+        function attribute (``PartitionedCall``, ``For``: their gradient is
+        the function's) or take ref inputs (TF1 graphs only) are skipped.
+        Ops with a
+        gradient function are not listed, even those whose function returns
+        ``None`` (``Round``, ``ArgMax``): telling them apart needs an op
+        instance (the public functions that use them are listed).
+        """
+        from tensorflow.python.framework import op_def_registry
+
+        results = {}
+        for qualname in self.raw_op_names():
+            if only is not None and qualname not in only:
+                continue
+            op_type = qualname[len(RAW_OPS_PREFIX):]
+            op_def = op_def_registry.get(op_type)
+            if op_def is None:
+                results[qualname] = Outcome("skipped:no op def")
+                continue
+            try:
+                grad_fn = self.registry.lookup(op_type)
+            except LookupError:
+                registered = False
+            else:
+                if grad_fn is not None:
+                    results[qualname] = Outcome("has_gradient")
+                    continue
+                registered = True
+            if any(attr.type in ("func", "list(func)") for attr in op_def.attr) \
+                    or any(arg.is_ref for arg in op_def.input_arg):
+                # Function-calling ops (PartitionedCall, For, Batch...): the
+                # tape differentiates the called function, not a registry
+                # entry; ref inputs (Assign, ApplyAdam): TF1 graphs only.
+                results[qualname] = Outcome("skipped:calls a function or takes a ref")
+                continue
+            inputs = [(arg.name, self._arg_dtypes(op_def, arg))
+                      for arg in op_def.input_arg]
+            outputs = [self._arg_dtypes(op_def, arg) for arg in op_def.output_arg]
+            if not any(self._can_be_numeric(d) for d in outputs) \
+                    or not any(self._can_be_float(d) for _, d in inputs):
+                # Nothing a loss can be computed from (no output, or only
+                # resources, variants, strings: datasets, variables), or
+                # no input a gradient can come in by.
+                results[qualname] = Outcome("skipped:no float input or no numeric output")
+                continue
+            float_out = any(self._can_be_float(d) for d in outputs)
+            tape = "LookupError" if not registered and float_out else "none"
+            if all(d == {self.tf.bool} for d in outputs):
+                category = "comparison"
+            elif op_type in ROUNDING_OPS:
+                category = "rounding"
+            elif op_type in INDEX_OPS and not float_out:
+                category = "index"
+            else:
+                category = "other"
+            args = [[name, tape if self._can_be_float(d) else "not float"]
+                    for name, d in inputs]
+            results[qualname] = Outcome("listed", [op_type], category,
+                                        tape=tape, args=args)
+        return results
+
+    def _arg_dtypes(self, op_def, arg):
+        """The dtypes an OpDef argument may have (None: any)."""
+        tf = self.tf
+        if arg.type:
+            return {tf.dtypes.as_dtype(arg.type)}
+        attr_name = arg.type_attr or arg.type_list_attr
+        if not attr_name:
+            return set()
+        for attr in op_def.attr:
+            if attr.name == attr_name:
+                allowed = attr.allowed_values.list.type
+                return {tf.dtypes.as_dtype(t) for t in allowed} if allowed else None
+        return None
+
+    def _can_be_numeric(self, dtypes) -> bool:
+        tf = self.tf
+        return dtypes is None or any(
+            d not in (tf.resource, tf.variant, tf.string) for d in dtypes)
+
+    def _can_be_float(self, dtypes) -> bool:
+        return dtypes is None or any(
+            (d.is_floating or d.is_complex) and not d.is_quantized
+            for d in dtypes)
 
 
 def scan(only=None):
@@ -683,7 +846,9 @@ def scan(only=None):
 def candidate_names() -> list[str]:
     """Every qualified name the scan considers, sorted."""
     tf, keras = _import_tf()
-    return [name for name, _ in _Scanner(tf, keras).candidates()]
+    scanner = _Scanner(tf, keras)
+    return sorted([name for name, _ in scanner.candidates()]
+                  + scanner.raw_op_names())
 
 
 def registry_entry(op_type: str) -> str:
@@ -701,6 +866,9 @@ def registry_entry(op_type: str) -> str:
 
 def _versions(tf, keras) -> dict:
     versions = {"tensorflow": tf.__version__, "keras": keras.__version__}
+    tfp = _tfp()
+    if tfp is not None:
+        versions["tensorflow_probability"] = tfp.__version__
     backend = _keras2_backend()
     if backend is not None:
         import tf_keras

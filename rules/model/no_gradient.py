@@ -5,7 +5,11 @@ decided) and checked against the installed TensorFlow and Keras by `tests/test_n
 the analyzer itself never imports TensorFlow. Names are gradguard's canonical qualified names
 (`rules.source.imports.canonical`): `tensorflow.histogram_fixed_width`, `keras.ops.argmax` (also
 reached as `from keras import ops; ops.argmax`, `tf.keras.ops.argmax`), `keras.ops.numpy.round`,
-`keras.backend.round` (Keras 2's `K.round`, scanned from `tf_keras.backend`).
+`keras.backend.round` (Keras 2's `K.round`, scanned from `tf_keras.backend`), the samplers
+`tensorflow.random.categorical` / `keras.random.categorical`, TensorFlow Probability's
+`tensorflow_probability.stats.histogram` (and `tfp.math`), and `tensorflow.raw_ops.Mfcc`: raw ops
+(keyword-only arguments) are read from TensorFlow's op and gradient registries, an entry per op with
+no gradient function, its `args` the op's input names.
 
 Each entry of `functions` says, for a call whose first argument carries gradient:
   category  "rounding", "index", "comparison" or "other" (which GG4xx rule reports it)
