@@ -1,10 +1,9 @@
-# expect: GG405@29
+# expect: GG405@27
 # tensorflow: raises LookupError
 # fixed: nofix
 # shape: adversarial perturbation of a waveform against a keyword classifier fed MFCCs from the audio ops (AudioSpectrogram, then Mfcc, as contrib_audio in TF1); tape.watch(audio) and the gradient raises LookupError: neither op has a registered gradient
 # source: https://github.com/tensorflow/tensorflow/issues/40135
 # family: 4
-# gap: the no-gradient tables list public tf functions only; `tf.raw_ops.AudioSpectrogram` and `tf.raw_ops.Mfcc` (contrib_audio / gen_audio_ops in TF1) are not in them, so the watched audio looks differentiable
 import numpy as np
 import tensorflow as tf
 import keras

@@ -1,10 +1,9 @@
-# expect: GG405@34
+# expect: GG405@33
 # tensorflow: none
 # fixed: nofix
 # shape: text GAN whose generator samples token ids with tf.random.categorical from its logits and embeds them for the discriminator; the sampled integers carry no gradient to the generator
 # source: https://github.com/tensorflow/tensorflow/issues/9260
 # family: 4
-# gap: `tf.random.categorical` (integer samples from the Multinomial op) is not in the no-gradient tables, so the sampled token ids look differentiable
 import numpy as np
 import tensorflow as tf
 import keras

@@ -1,10 +1,9 @@
-# expect: GG405@28
+# expect: GG405@27
 # tensorflow: raises LookupError
 # fixed: nofix
 # shape: recommender loss over the distinct predicted scores of a batch, taken with tf.unique; TensorFlow registers no gradient for Unique and tape.gradient raises
 # source: https://github.com/tensorflow/tensorflow/issues/36810
 # family: 4
-# gap: `tf.unique` is reported as GG402 (an index op), but the loss uses its values, not its indices: TensorFlow has no gradient registered for Unique and raises LookupError, which is GG405
 import numpy as np
 import tensorflow as tf
 import keras

@@ -1,10 +1,9 @@
-# expect: GG405@26
+# expect: GG405@25
 # tensorflow: none
 # fixed: nofix
 # shape: exposure-correction net whose loss compares tfp.stats.histogram of the predicted pixel intensities with a target histogram; tfp.stats.histogram counts with integer bins and has no gradient, silently
 # source: https://github.com/tensorflow/tensorflow/issues/44535
 # family: 4
-# gap: `tfp.stats.histogram` is a TensorFlow Probability function, which the no-gradient tables (generated from TensorFlow) do not cover
 import numpy as np
 import tensorflow as tf
 import tensorflow_probability as tfp
