@@ -99,6 +99,8 @@ class Sinks:
                                                       if g.origin.kind is OriginKind.WATCHED and g.origin.key.startswith(mine)))]
         if value.kind == Kind.TENSOR and not value.live:
             return [SourceItem(node, value, frozenset())]
+        if value.kind == Kind.MODEL and not (value.model is not None and value.model.guessed):
+            return [SourceItem(node, value, frozenset())]  # `tape.gradient(loss, model)`: a rule's business
         return None
 
     def _record_minimize_sink(self, site: Site, frame: Frame) -> None:

@@ -1,10 +1,9 @@
-# expect: GG306@38
+# expect: GG306@37
 # tensorflow: raises AttributeError
 # fixed: ok
-# shape: a successor-feature DQN agent keeps one successor network per action in a list, `self.branch_2_model`, built by one factory; `learn_mu` picks `training_model = self.branch_2_model[action_index]`, computes the target from every branch outside the tape, and asks `tape.gradient(loss, training_model)` for the model itself instead of its variables ("'Sequential' object has no attribute '_id'"; the fix: `training_model.trainable_variables`); no rule names a model given as the gradient source, GG306 (a source that is not a watched variable) is the nearest code
+# shape: a successor-feature DQN agent keeps one successor network per action in a list, `self.branch_2_model`, built by one factory; `learn_mu` picks `training_model = self.branch_2_model[action_index]`, computes the target from every branch outside the tape, and asks `tape.gradient(loss, training_model)` for the model itself instead of its variables ("'Sequential' object has no attribute '_id'"; the fix: `training_model.trainable_variables`)
 # source: https://github.com/keras-team/keras/issues/14287
 # family: 1
-# gap: no rule checks what is given as the sources: a Keras model, here one element of a list of branch networks, passed to `tape.gradient` instead of its `trainable_variables`
 import numpy as np
 import tensorflow as tf
 from tensorflow import keras

@@ -54,6 +54,15 @@ dy_dx = tape.gradient(y, x)
                     message = f"`{doc.short(item.node)}` is an integer variable: integer tensors never get a gradient"
                     out.append(Diagnostic(self.code, self.severity, message, doc.span(item.node),
                                           guess_notes(doc, sink=sink)))
+                elif item.value.kind == Kind.MODEL and isinstance(item.node, (ast.Name, ast.Attribute, ast.Subscript)):
+                    # `tape.gradient(loss, model)`: TensorFlow wants the variables (AttributeError: '_id')
+                    text = f"{doc.text(item.node)}.trainable_variables"
+                    message = (f"`{doc.short(item.node)}` is a Keras model, not a list of variables: "
+                               f"{sink.named} raises AttributeError; ask for `{text}`")
+                    fix = make_fix(f"Differentiate with respect to `{text}`", Safety.SAFE,
+                                   [Edit(doc.span(item.node), text)], preferred=True)
+                    out.append(Diagnostic(self.code, self.severity, message, doc.span(item.node),
+                                          guess_notes(doc, sink=sink), (fix,)))
                 elif not item.origins and item.value.kind == Kind.TENSOR and not _may_be_watched(sink):
                     message = (f"`{doc.short(item.node)}` is a plain tensor that the tape never watched; "
                                f"call `{sink.tape.name if sink.tape else 'tape'}.watch({doc.short(item.node)})` "
