@@ -1,8 +1,8 @@
 """A minimal language-server client for the benchmark: asyncio, JSON-RPC over a child's stdio.
 
 It speaks just enough LSP to time diagnostics: initialize (push diagnostics only, UTF-16 positions,
-incremental sync), open documents, send incremental edits, and wait for
-`textDocument/publishDiagnostics`. Requests from the server (workspace/configuration,
+incremental sync; more capabilities when asked, as for the lens's hover and inlay hints), open
+documents, send incremental edits, wait for `textDocument/publishDiagnostics`, and send requests. Requests from the server (workspace/configuration,
 client/registerCapability, window/workDoneProgress/create, ...) get an empty answer so no server
 waits on us. Stdlib only.
 """
@@ -142,7 +142,8 @@ class LspClient:
 
     # -- LSP -----------------------------------------------------------------------------------
 
-    async def initialize(self, root: Path, options: Any = None, settings: Any = None) -> dict:
+    async def initialize(self, root: Path, options: Any = None, settings: Any = None,
+                         extra_capabilities: dict | None = None) -> dict:
         root_uri = root.resolve().as_uri()
         capabilities = {
             "general": {"positionEncodings": ["utf-16"]},
@@ -156,6 +157,8 @@ class LspClient:
                           "didChangeConfiguration": {"dynamicRegistration": False}},
             "window": {"workDoneProgress": False},
         }
+        for section, entries in (extra_capabilities or {}).items():  # e.g. hover and inlay hints (the lens)
+            capabilities.setdefault(section, {}).update(entries)
         result = await self.request("initialize", {
             "processId": os.getpid(), "clientInfo": {"name": "gradguard-bench", "version": "1"},
             "rootUri": root_uri, "rootPath": str(root.resolve()),

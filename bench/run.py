@@ -18,7 +18,9 @@ files and in the same run:
 * the jedi pass on a 1,000-line file calling a package (bench/jedi_pass.py): cold and warm;
 * language servers (bench/lsp_client.py): didOpen -> first publishDiagnostics, then one-character
   edits typed into a function body, each answered by its diagnostics before the next keystroke;
-* the gradguard server's RSS once 50 documents of 1,000 lines are open and diagnosed.
+* the gradguard server's RSS once 50 documents of 1,000 lines are open and diagnosed;
+* the gradient lens in the gradguard server (bench/lens_latency.py): hover and whole-file inlay
+  hints on the 1,000- and 5,000-line files, median / p95 (`--only lens` runs just that part).
 
 Progress goes to stderr; the report (machine, table, budgets) to stdout and to OUT/results.md.
 Timings are figures to read, never assertions: nothing here fails because something is slow.
@@ -47,6 +49,7 @@ sys.path.insert(0, str(HERE))
 
 import generate  # noqa: E402
 import jedi_pass  # noqa: E402
+import lens_latency  # noqa: E402
 from lsp_client import LspClient  # noqa: E402
 
 PROJECT = ROOT                      # the gradguard checkout under test (--project)
@@ -625,7 +628,9 @@ def budget_lines(cli: dict, lsp: dict, jedi: dict, memory: dict, made: dict, qui
 
 
 def report(info: dict, tool_versions: dict, made: dict, cli: dict, lsp: dict, jedi: dict, memory: dict,
-           debounce: dict, quick: bool, load_before: str, load_after: str, total: float, full_runs: int) -> str:
+           debounce: dict, quick: bool, load_before: str, load_after: str, total: float, full_runs: int,
+           lens: dict | None = None) -> str:
+    lens = lens or {}
     out = ["## Machine", ""]
     out.append(f"- CPU: {info['cpu']}, {info['cores']} cores; RAM {info['memory']}; {info['os']}; "
                f"Python {info['python']}")
@@ -685,6 +690,11 @@ def report(info: dict, tool_versions: dict, made: dict, cli: dict, lsp: dict, je
             cell = f"failed ({memory.get('error', '')[:60]})"
         out.append(row(f"LSP: server RSS, {len(made['documents'])} open documents of ~1,000 lines",
                        [cell, "—", "—", "—"]))
+    for size, timing in sorted(lens.items()):
+        lines = made["files"][size]["lines"]
+        out.append(row(f"LSP: hover, {lines:,} lines (median / p95)", [lens_latency.hover_cell(timing), "—", "—", "—"]))
+        out.append(row(f"LSP: inlay hints for the whole file, {lines:,} lines (median / p95)",
+                       [lens_latency.hints_cell(timing), "—", "—", "—"]))
     if jedi:
         if "warm_p95_ms" in jedi:
             cell = (f"cold {seconds(jedi['cold_ms'] / 1000)} ({jedi['jedi_calls_cold']} jedi calls); warm "
@@ -712,9 +722,15 @@ def report(info: dict, tool_versions: dict, made: dict, cli: dict, lsp: dict, je
             "typing starts once the server has been idle for 1 s. "
             f"Typing: {'10' if quick else '30'} one-character edits extending an identifier in the body of the "
             "function nearest the middle of the file, each answered before the next; (n edits): the "
-            "server had ~45 s to type in. pylsp runs pyflakes only (mccabe/pycodestyle disabled).",
+            "server had ~45 s to type in. pylsp runs pyflakes only (mccabe/pycodestyle disabled). "
+            "Lens rows (gradguard only, bench/lens_latency.py): request written → answer read, the file "
+            "open and the server idle; hovers on names in the file's tapes, spread over it; the first hover "
+            "after an analysis (it indexes the values by line) measured after each of the one-character edits.",
             "", "## Budgets (docs/performance.md)", ""]
     out += budget_lines(cli, lsp, jedi, memory, made, quick)
+    if lens or not quick:
+        lens_latency.budget_lines(lens, lambda name, ok, detail: out.append(
+            f"- {name}: **{ {True: 'met', False: 'MISSED', None: 'not measured'}[ok] }** — {detail}"))
     out += ["", "## Inputs", ""]
     for data in made["files"].values():
         out.append(f"- `{data['path']}`: {data['lines']:,} lines, {data['breaks']} pieces that lose a gradient")
@@ -738,9 +754,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rev", metavar="REVISION",
                         help="measure this commit (e.g. HEAD) instead of the work tree: exported to OUT "
                              "with its own .venv")
-    parser.add_argument("--skip", action="append", default=[], choices=["cli", "lsp", "memory"],
+    parts = ["cli", "lsp", "memory", "lens"]
+    parser.add_argument("--skip", action="append", default=[], choices=parts,
                         help="leave out a part (repeatable)")
+    parser.add_argument("--only", choices=parts, help="run only this part (e.g. --only lens: hover and inlay hints)")
     args = parser.parse_args(argv)
+    if args.only:
+        args.skip = [part for part in parts if part != args.only]
     global PROJECT, VENV, GRADGUARD
     began = time.perf_counter()
     load_before = load()
@@ -812,8 +832,17 @@ def main(argv: list[str] | None = None) -> int:
                                            timeout=60 if args.quick else 120))
         log(f"  {memory}")
 
+    lens: dict = {}
+    if "lens" not in args.skip:
+        for size in [1_000] if args.quick else [1_000, 5_000]:
+            path = made["files"][size]["path"]
+            log(f"lens: gradguard hover and inlay hints on {path.name}")
+            lens[size] = timing = asyncio.run(lens_latency.measure(
+                server_list[0].command, path, out, logs / f"lsp-gradguard-lens-{size}.stderr", child_env(),
+                hovers=20 if args.quick else 60, hints=10 if args.quick else 30, edits=5 if args.quick else 10))
+            log(f"  hover {lens_latency.hover_cell(timing)}; inlay hints {lens_latency.hints_cell(timing)}")
     text = report(info, tool_versions, made, cli, lsp, jedi, memory, debounce, args.quick, load_before, load(),
-                  time.perf_counter() - began, full_runs)
+                  time.perf_counter() - began, full_runs, lens)
     (out / "results.md").write_text(text, encoding="utf-8")
     print(text)
     log(f"written to {out / 'results.md'}")

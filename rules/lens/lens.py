@@ -129,13 +129,16 @@ class Lens:
 
     def _index(self) -> dict[int, list[ast.AST]]:
         if self._by_line is None:
-            self._by_line = {}
+            # The node's own lines: a span's lines are the AST's (only its columns are converted),
+            # and the first hover of an analysis pays for this index.
+            by_line: dict[int, list[ast.AST]] = {}
             for node in self.values:
-                if getattr(node, "lineno", None) is None:
+                first = getattr(node, "lineno", None)
+                if first is None:
                     continue
-                span = self.doc.span(node)
-                for line in range(span.line, span.end_line + 1):
-                    self._by_line.setdefault(line, []).append(node)
+                for line in range(first, (node.end_lineno or first) + 1):
+                    by_line.setdefault(line, []).append(node)
+            self._by_line = by_line
         return self._by_line
 
     # -- sinks ----------------------------------------------------------------------------------
