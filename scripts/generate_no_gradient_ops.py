@@ -754,10 +754,13 @@ class _Scanner:
         variants or strings: no dataset or variable op).  Ops that call a
         function attribute (``PartitionedCall``, ``For``: their gradient is
         the function's) or take ref inputs (TF1 graphs only) are skipped.
-        Ops with a
-        gradient function are not listed, even those whose function returns
-        ``None`` (``Round``, ``ArgMax``): telling them apart needs an op
-        instance (the public functions that use them are listed).
+        An op with a
+        gradient function is listed only when none of its outputs can be float
+        (``ArgMax``, ``ArgMin``: the tape never asks for it); the others are
+        not, even those whose function returns ``None`` for float inputs
+        (``Round``): telling that from a dtype-dependent ``None`` (``Cast`` to
+        an integer) needs an op instance (the public functions that use them
+        are listed).
         """
         from tensorflow.python.framework import op_def_registry
 
@@ -773,11 +776,8 @@ class _Scanner:
             try:
                 grad_fn = self.registry.lookup(op_type)
             except LookupError:
-                registered = False
+                grad_fn, registered = None, False
             else:
-                if grad_fn is not None:
-                    results[qualname] = Outcome("has_gradient")
-                    continue
                 registered = True
             if any(attr.type in ("func", "list(func)") for attr in op_def.attr) \
                     or any(arg.is_ref for arg in op_def.input_arg):
@@ -797,6 +797,11 @@ class _Scanner:
                 results[qualname] = Outcome("skipped:no float input or no numeric output")
                 continue
             float_out = any(self._can_be_float(d) for d in outputs)
+            if grad_fn is not None and float_out:
+                results[qualname] = Outcome("has_gradient")
+                continue
+            # No gradient function, or one on an op whose outputs are never
+            # float (ArgMax, ArgMin): the tape has nothing to differentiate.
             tape = "LookupError" if not registered and float_out else "none"
             if all(d == {self.tf.bool} for d in outputs):
                 category = "comparison"

@@ -81,6 +81,7 @@ MUST_INCLUDE = {
     "tensorflow.raw_ops.Bucketize": "index",
     "tensorflow.raw_ops.Equal": "comparison",
     "tensorflow.raw_ops.Shape": "other",
+    "tensorflow.raw_ops.ArgMax": "index",  # a gradient function, but only an integer output
 }
 LOOKUP_ERROR = ["tensorflow.image.adjust_contrast", "tensorflow.image.adjust_saturation",
                 "tensorflow.truncatemod", "keras.ops.unique", "tensorflow.raw_ops.AudioSpectrogram",
@@ -154,8 +155,8 @@ def test_every_shipped_name_is_a_candidate_of_the_scan(generated, shipped):
 
 def test_raw_op_entries_come_from_the_registry(shipped):
     """Every listed raw op has no gradient function in TensorFlow's registry (not differentiable,
-    or no entry at all: then the tape raises when an output is float), and its `args` are the op's
-    inputs, by the keyword names `tf.raw_ops` takes."""
+    or no entry at all: then the tape raises when an output is float) or only integer outputs
+    (ArgMax), and its `args` are the op's inputs, by the keyword names `tf.raw_ops` takes."""
     import tensorflow as tf
     from tensorflow.python.framework import op_def_registry, ops
 
@@ -163,13 +164,18 @@ def test_raw_op_entries_come_from_the_registry(shipped):
     assert len(raw) > 200, len(raw)
     for name, e in raw.items():
         op_type = name.rsplit(".", 1)[1]
+        op_def = op_def_registry.get(op_type)
         try:
             registered = ops._gradient_registry.lookup(op_type)
-            assert registered is None, (name, registered)
-            assert e["tape"] == "none", (name, e)
         except LookupError:
             assert e["tape"] in ("LookupError", "none"), (name, e)
-        op_def = op_def_registry.get(op_type)
+        else:
+            assert e["tape"] == "none", (name, e)
+            if registered is not None:  # a gradient function: only for ops without float outputs
+                allowed = {a.name: list(a.allowed_values.list.type) for a in op_def.attr}
+                for arg in op_def.output_arg:
+                    types = [arg.type] if arg.type else allowed[arg.type_attr]
+                    assert types and not any(tf.dtypes.as_dtype(t).is_floating for t in types), (name, arg)
         assert [a for a, _ in e["args"]] == [arg.name for arg in op_def.input_arg], name
         assert e["ops"] == [op_type]
         assert not any(attr.type in ("func", "list(func)") for attr in op_def.attr), name
@@ -220,6 +226,7 @@ def test_real_tapes_agree_on_samplers_tfp_and_raw_ops(shipped):
         "tensorflow.raw_ops.Bucketize": (flat, lambda x: tf.raw_ops.Bucketize(
             input=x, boundaries=[0.3, 0.6])),
         "tensorflow.raw_ops.Shape": (flat, lambda x: tf.raw_ops.Shape(input=x)),
+        "tensorflow.raw_ops.ArgMax": (logits, lambda x: tf.raw_ops.ArgMax(input=x, dimension=1)),
         "tensorflow.raw_ops.Equal": (flat, lambda x: tf.raw_ops.Equal(x=x, y=flat)),
         "tensorflow.raw_ops.AdjustContrastv2": (
             tf.reshape(logits, (1, 2, 3, 1)),
