@@ -307,3 +307,15 @@ def test_a_term_cut_on_the_way_exits_0_but_says_the_warning_check_reports(tmp_pa
     [warning] = report["warnings"]
     assert (warning["code"], warning["severity"], warning["line"], warning["column"]) == ("GG102", "warning", 10, 17)
     assert warning["message"] == finding["message"]
+
+
+def test_a_model_given_as_the_sources_is_explained_as_the_rule_reports_it(project):
+    (project / "train.py").write_text(DQN.replace("tape.gradient(loss, q_net.trainable_variables)\n\n\ndef good_step",
+                                                  "tape.gradient(loss, q_net)\n\n\ndef good_step"))
+    code, out, _ = gradguard("explain", "train.py:22", cwd=project)
+    assert code == 1
+    assert out.splitlines()[1:] == [
+        "└── ✗ q_net: a Keras model, not its variables: `tape.gradient` raises AttributeError "
+        "(ask for `q_net.trainable_variables`)",
+        "    └── GG306 at 22:32: `q_net` is a Keras model, not a list of variables: `tape.gradient` raises "
+        "AttributeError; ask for `q_net.trainable_variables`"]

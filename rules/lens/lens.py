@@ -150,14 +150,23 @@ class Lens:
         return SinkExplanation(sink, sources + self._unwatched(sink))
 
     def _unwatched(self, sink: Sink) -> list[SourceExplanation]:
-        """Sources that are plain tensors no tape watched (`tape.gradient(y, x)`): no origin at all."""
+        """Sources that are plain tensors no tape watched (`tape.gradient(y, x)`), or a Keras model
+        given instead of its variables (`tape.gradient(loss, model)`): no origin at all."""
         out = []
         for item in sink.sources or ():
-            if item.origins or item.value.kind is not Kind.TENSOR or sink.kind is not SinkKind.GRADIENT:
+            if item.origins or item.value.kind not in (Kind.TENSOR, Kind.MODEL) or sink.kind is not SinkKind.GRADIENT:
                 continue
             span = self.doc.span(item.node)
             name = self.doc.short(item.node, 32)
             origin = Origin(OriginKind.WATCHED, name, f"unwatched:{span.line}:{span.col}", span)
+            if item.value.kind is Kind.MODEL:
+                diagnostic = self._reported("GG306", span)
+                ok = False if diagnostic is not None else None
+                reason = (f"a Keras model, not its variables: {sink.named} raises AttributeError "
+                          f"(ask for `{self.doc.text(item.node)}.trainable_variables`)")
+                out.append(SourceExplanation(origin, Verdict.UNTOUCHED, ok, f"{words.mark(ok)} {name}: {reason}",
+                                             reason, None, diagnostic=diagnostic))
+                continue
             tape = f"`{sink.tape.name}`" if sink.tape is not None else "the tape"
             reason = f"a plain tensor {tape} never watched"
             diagnostic = self._reported("GG306", span)
