@@ -1,10 +1,9 @@
-# expect: GG306@16
+# expect: GG306@15
 # tensorflow: none
 # fixed: nofix
 # shape: custom Layer whose add_variable(dtype=tf.int32) weight is used through a tf.custom_gradient op that casts it to float; the custom gradient is computed but an integer variable never receives one ("No gradients provided")
 # source: https://github.com/tensorflow/tensorflow/issues/73631
 # family: 3
-# gap: the dtype given to `add_variable`/`add_weight` is not tracked: nothing knows that a trainable int32 weight can never get a gradient when `fit` asks for it
 import numpy as np
 import tensorflow as tf
 import keras

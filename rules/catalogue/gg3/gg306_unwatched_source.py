@@ -69,7 +69,29 @@ dy_dx = tape.gradient(y, x)
                                f"inside the `with` block, or its gradient is None")
                     out.append(Diagnostic(self.code, self.severity, message, doc.span(item.node),
                                           guess_notes(doc, sink=sink), self._fixes(doc, sink, item.node)))
-        return out
+        return out + list(self._integer_weights(doc, analysis))
+
+    def _integer_weights(self, doc, analysis):
+        """`self.add_weight(..., dtype="int32")` left trainable in a Keras layer or model: Keras
+        trains it, no loss can. (A metric's or an optimizer's `add_variable` is never trainable.)"""
+        layers = {id(cls.node) for cls in analysis.classes if cls.is_keras}
+        for call in doc.nodes_of(ast.Call):
+            if id(_enclosing_class(doc, call)) not in layers:
+                continue
+            func = call.func
+            if not (isinstance(func, ast.Attribute) and func.attr in ("add_weight", "add_variable")
+                    and isinstance(func.value, ast.Name) and func.value.id == "self"):
+                continue
+            dtype = next((k.value for k in call.keywords if k.arg == "dtype"), None)
+            trainable = next((k.value for k in call.keywords if k.arg == "trainable"), None)
+            if dtype is None or not _integer_dtype(doc, dtype):
+                continue
+            if isinstance(trainable, ast.Constant) and trainable.value is False:
+                continue  # a counter or a step: not trained
+            message = (f"`{doc.short(call)}` makes a trainable integer weight: integer variables never get a "
+                       f"gradient, so training it fails (\"No gradients provided\") or leaves it None; make it "
+                       f"float, or pass `trainable=False` for a counter")
+            yield Diagnostic(self.code, self.severity, message, doc.span(call), ())
 
     def _fixes(self, doc, sink, node):
         # Only what the engine's `tape.watch` tracks (a name, `self.x`): another attribute would be
@@ -108,3 +130,19 @@ def _may_be_watched(sink) -> bool:
     """The tape watched something the model cannot follow by name (a loop variable, `inputs[0]`):
     that may well be this source."""
     return sink.tape is not None and sink.tape.watches_untracked
+
+
+def _integer_dtype(doc, node: ast.AST) -> bool:
+    """`tf.int32`, `"int64"`, `np.uint8`, `tf.bool`, `"bool"`."""
+    if isinstance(node, ast.Constant):
+        text = str(node.value)
+    else:
+        text = (doc.imports.qualname(node) or "").rsplit(".", 1)[-1]
+    return text.startswith(("int", "uint", "bool"))
+
+
+def _enclosing_class(doc, node: ast.AST) -> ast.ClassDef | None:
+    parent = doc.parents.get(node)
+    while parent is not None and not isinstance(parent, ast.ClassDef):
+        parent = doc.parents.get(parent)
+    return parent
