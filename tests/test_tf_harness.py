@@ -105,8 +105,11 @@ def test_header_parsing():
         "# tensorflow: raises RuntimeError\n"
         "# fixed: ok\n"
         "# shape: DQN target through .numpy()\n"
+        "# source: https://example.org/thread\n"
+        "# family: 5\n"
         "import tensorflow as tf\n"
         "# expect: GG999\n"
+        "# gap: after the header: not read\n"
     )
     assert parse_header(source) == {
         "expect": ["GG101", "GG102"],
@@ -114,6 +117,9 @@ def test_header_parsing():
         "tensorflow": "raises RuntimeError",
         "fixed": "ok",
         "shape": "DQN target through .numpy()",
+        "source": "https://example.org/thread",
+        "family": "5",
+        "gap": None,
     }
     ok = parse_header("# expect: none\n# tensorflow: ok\n# shape: x\n")
     assert ok["expect"] == [] and ok["fixed"] is None and ok["tensorflow"] == "ok"

@@ -1,10 +1,9 @@
-# expect: GG402@34
+# expect: GG402@33
 # tensorflow: none
 # fixed: nofix
 # shape: sequence GAN whose combined model feeds K.argmax(generator output) to a frozen discriminator (discriminator.trainable = False); the generator is the only trainable part and gets no gradient
 # source: https://github.com/tensorflow/tensorflow/issues/52260
 # family: 4
-# gap: `keras.ops.argmax` applied to a symbolic tensor while a functional model is built (`keras.Model(inputs=a, outputs=d_model(c))`) and trained with `fit` is not reported: functional graph construction is not analysed as a forward pass
 import numpy as np
 import tensorflow as tf
 import keras
