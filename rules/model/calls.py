@@ -240,6 +240,16 @@ class Calls:
                 actuals[names[name]] = value
         return self.apply_summary(summary, site.node, actuals, frame)
 
+    def _py_function(self, site: Site, frame: Frame) -> Value | None:
+        """`tf.py_function(f, [x], tf.float32)` runs `f(x)` eagerly, recorded by the tape: what `f`
+        (a function of this file) does to `x` is what the call does (a `.numpy()` inside cuts it)."""
+        func = site.args[0] if site.args else site.keywords.get("func", UNKNOWN)
+        inp = site.args[1] if len(site.args) > 1 else site.keywords.get("inp", UNKNOWN)
+        if func.kind != Kind.CALLABLE or not isinstance(func.func, (ast.FunctionDef, ast.Lambda)) or not inp.items:
+            return None
+        call = Site(site.node, None, None, None, list(inp.items), {}, self.doc)
+        return self._local_call(call, func.func, frame)
+
     def _inferred_model(self, func: ast.Attribute) -> bool:
         """jedi says `agent.tower` is a Keras model (its class is defined in another module).
 
@@ -301,6 +311,8 @@ class Calls:
         qual, node = site.qualname, site.node
         if qual in ("tensorflow.GradientTape", "tensorflow.autodiff.GradientTape"):
             return Value(kind=Kind.TAPE)
+        if qual in ("tensorflow.py_function", "tensorflow.compat.v1.py_function"):
+            return self._py_function(site, frame)
         if qual == "tensorflow_probability.util.DeferredTensor":
             # `DeferredTensor(log_alpha, tf.exp)` applies the transform at each use: reading it
             # reads the variable, so it stands for that variable.

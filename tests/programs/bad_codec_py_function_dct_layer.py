@@ -1,10 +1,9 @@
-# expect: GG101@47
+# expect: GG101@46
 # tensorflow: raises InvalidArgumentError
 # fixed: nofix
 # shape: learned DCT quantiser layer calling tf.py_function on a helper that takes inp.numpy() and applies a numpy DCT, then floors with a straight-through estimator; the py_function records no path from its input (the numpy body), and backpropagating into the Dense layer before it fails in BiasAddGrad (TF 1.14 failed in backprop too)
 # source: https://github.com/tensorflow/tensorflow/issues/40717
 # family: 3
-# gap: the function given to `tf.py_function` is not analysed as a call, so the `.numpy()` inside `fdct_top`, reached from a custom layer's `call`, is not seen
 import numpy as np
 import tensorflow as tf
 import keras
