@@ -21,7 +21,7 @@ from pathlib import Path
 from .. import api
 from ..diagnostics import Span
 from ..lens.lens import Lens, SinkExplanation
-from ..lens.words import cut_by
+from ..lens.tree import draw, sink_branches
 from ..model.inference import Budget, JediResolver
 from ..model.record import recording
 from ..project.config import load_config, load_config_file
@@ -119,7 +119,7 @@ def explain(position: str, config_file: str | None = None, jedi: bool = True) ->
     explained = lens.explain_value(node, at)
     text = lens.doc.short(node, 60)
     ok = all(good for good, _, _ in explained)
-    tree = [f"{here}: `{text}`"] + _branches([(f"{'✓' if good else '✗'} {words}", []) for good, words, _ in explained])
+    tree = [f"{here}: `{text}`"] + draw([(f"{'✓' if good else '✗'} {words}", []) for good, words, _ in explained])
     return {"path": display, "kind": "value", "expression": text, "at": where(lens.doc.span(node)), "ok": ok,
             "origins": [{"gradient": good, "text": words} for good, words, _ in explained], "tree": tree}
 
@@ -157,25 +157,7 @@ def _joined_position(match: re.Match, notebook: Notebook | None, source: str, di
 
 def _sink_report(explanation: SinkExplanation, display: str, here: str, span: Span, at, where, relabel) -> dict:
     sources = []
-    branches = []
     for source in explanation.sources:
-        children = []
-        for step in source.steps:
-            notes = []
-            if step.start:
-                notes.append(f"`{source.origin.name}` starts the gradient here")
-            if step.cut and source.brk is not None:
-                notes.append(cut_by(source.brk, at))
-            tail = f"   ← {'; '.join(notes)}" if notes else ""
-            children.append((f"{at(step.span)}  {step.text}{tail}", []))
-        if source.diagnostic is not None:
-            d = source.diagnostic
-            mark = "⚠ " if source.term_cut else ""
-            children.append((f"{mark}{d.code} at {at(d.span)}: {relabel(d.message)}", []))
-        elif source.unreported:
-            children.append(("no diagnostic reports it (another finding says it, a rule that is not selected, "
-                             "or a suppression comment)", []))
-        branches.append((relabel(source.summary), children))
         sources.append({
             "name": source.origin.name, "part": source.origin.part, "variables": source.origin.variables_text(), "verdict": source.verdict.value,
             "gradient": source.ok, "summary": relabel(source.summary), "reason": relabel(source.reason) if source.reason else None,
@@ -189,30 +171,9 @@ def _sink_report(explanation: SinkExplanation, display: str, here: str, span: Sp
         })
     sink = explanation.sink
     title = relabel(explanation.title)
-    tree = [f"{here}: {title}"] + _branches(branches)
-    warnings = explanation.warnings
-    if warnings:
-        # Exit 0 says every source gets a gradient; a term cut on the way is still a finding of `check`.
-        found = ", ".join(f"{d.code} at {at(d.span)}" for d in warnings)
-        noun = "warning" if all(d.severity.value == "warning" for d in warnings) else "finding"
-        tree.append(f"⚠ {_count(len(warnings), noun)}: a term of the loss is cut ({found}), "
-                    f"so training silently ignores it; the sources still get a gradient (exit 0), `check` reports it")
+    tree = [f"{here}: {title}"] + sink_branches(explanation, at, relabel)
     return {"path": display, "kind": "sink", "sink": sink.kind.value, "callee": sink.callee, "at": where(span),
             "title": title,
             "ok": explanation.ok, "sources": sources, "tree": tree,
             "warnings": [{"code": d.code, "severity": d.severity.value, "message": relabel(d.message), **where(d.span)}
-                         for d in warnings]}
-
-
-def _count(number: int, noun: str) -> str:
-    return f"{number} {noun}{'' if number == 1 else 's'}"
-
-
-def _branches(items: list[tuple[str, list]], prefix: str = "") -> list[str]:
-    """A tree drawn with box characters, as `tree` draws folders."""
-    out = []
-    for index, (text, children) in enumerate(items):
-        last = index == len(items) - 1
-        out.append(f"{prefix}{'└── ' if last else '├── '}{text}")
-        out.extend(_branches(children, prefix + ("    " if last else "│   ")))
-    return out
+                         for d in explanation.warnings]}

@@ -530,6 +530,10 @@ class Lens:
 
     def hints(self, at: At = plain_at) -> list[tuple[int, int, str, str]]:
         """(line, column, label, tooltip) after each sink: which requested sources get a gradient."""
+        return sorted({hint[:4] for hint in self.sink_hints(at)})
+
+    def sink_hints(self, at: At = plain_at) -> list[tuple[int, int, str, str, Sink]]:
+        """The hints with the sink each one is about (the code lens's command explains it)."""
         out = []
         for sink in self.analysis.sinks:
             explanation = self.explain_sink(sink, at, steps=False)
@@ -543,8 +547,8 @@ class Lens:
                 bad = sum(s.ok is False for s in sources)
                 label = f"{words.mark(False if bad else True if good == len(sources) else None)} {good} of {len(sources)} sources"
             tooltip = "\n".join(s.summary for s in sources)
-            out.extend((line, col, label, tooltip) for line, col in self._hint_places(sink))
-        return sorted(set(out))
+            out.extend((line, col, label, tooltip, sink) for line, col in self._hint_places(sink))
+        return out
 
     def _hint_places(self, sink: Sink) -> list[tuple[int, int]]:
         """After the call; for a loss function after the `compile` calls that name it, else at the

@@ -233,3 +233,32 @@ async def test_the_jedi_pass_refreshes_inlay_hints_and_code_lenses(tmp_path):
     assert [h.label for h in fast] != [h.label for h in refined]
     [hint] = refined
     assert hint.label.startswith(" ✗ model: cut by") and "convert.py" in hint.tooltip, (hint.label, hint.tooltip)
+
+
+async def test_clicking_a_code_lens_explains_its_sink(tmp_path):
+    async with lsp_session(tmp_path, "neovim@v0.7.0") as client:  # code lenses, no inlay hints
+        uri = open_file(client, tmp_path / "train.py", TRAIN)
+        await wait_for_diagnostics(client, uri, 1)
+        lenses = await client.text_document_code_lens_async(types.CodeLensParams(types.TextDocumentIdentifier(uri)))
+        commands = [lens.command for lens in lenses]
+        answer = await client.workspace_execute_command_async(
+            types.ExecuteCommandParams(commands[0].command, commands[0].arguments))
+        quiet = await client.workspace_execute_command_async(
+            types.ExecuteCommandParams(commands[1].command, [*commands[1].arguments, {"show": False}]))
+        shown = [m.message for m in client.messages if m.message.startswith("gradguard: `tape.gradient`")]
+    assert [(c.command, list(c.arguments)) for c in commands] == [
+        ("gradguard.explain", [uri, {"line": 11, "character": 12}]),
+        ("gradguard.explain", [uri, {"line": 20, "character": 11}])]
+    assert answer["ok"] is False and answer["warnings"] == []
+    assert answer["tree"] == [
+        "`tape.gradient` on line 12: its source gets no gradient",
+        "└── ✗ model: cut by `.numpy()` at 10:22",
+        "    ├── 10:9  prediction = model(x).numpy()   ← `model` starts the gradient here; cut by `.numpy()` at 10:22",
+        "    ├── 11:9  loss = tf.reduce_mean((prediction - y) ** 2)",
+        "    ├── 12:5  grads = tape.gradient(loss, model.trainable_variables)",
+        "    └── GG101 at 10:22: `model(x)` (output of `model`) leaves TensorFlow through `.numpy()`; the loss given "
+        "to `tape.gradient` on line 12 gets no gradient for `model.trainable_variables`"]
+    assert shown == ["gradguard: " + "\n".join(answer["tree"])]  # clients drop a command's result: shown too
+    assert quiet["tree"][:2] == ["`tape.gradient` on line 21: 1 of 2 sources get a gradient", "├── ✓ model"]
+    assert quiet["tree"][-2] == "└── ✗ target_net: loss never uses it"
+    assert len(shown) == 1  # {"show": false}: the answer alone
