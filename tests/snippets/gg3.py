@@ -346,4 +346,84 @@ class Exported(keras.Model):
     def call(self, inputs):
         return self.layer(inputs)
 '''),
+    Invalid("GG302", "batchnorm_model_variables", '''\
+import tensorflow as tf
+import keras
+
+model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(4), keras.layers.BatchNormalization()])
+x = tf.ones((2, 3))
+with tf.GradientTape() as tape:
+    loss = tf.reduce_mean(model(x, training=True))
+grads = tape.gradient(loss, model.variables)
+'''),
+    Invalid("GG302", "unused_head_of_two_output_model", '''\
+import tensorflow as tf
+import keras
+
+inputs = keras.Input((4,))
+action = keras.layers.Dense(2)(inputs)
+critic = keras.layers.Dense(1)(inputs)
+model = keras.Model(inputs, [action, critic])
+with tf.GradientTape() as tape:
+    probs, value = model(tf.ones((2, 4)))
+    loss = tf.reduce_mean(probs)
+grads = tape.gradient(loss, model.trainable_variables)
+'''),
+    Invalid("GG305", "metric_object_as_loss", '''\
+import tensorflow as tf
+import keras
+
+model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(1)])
+mse = keras.metrics.MeanSquaredError()
+x, y = tf.ones((2, 3)), tf.zeros((2, 1))
+with tf.GradientTape() as tape:
+    loss = mse(y, model(x))
+grads = tape.gradient(loss, model.trainable_variables)
+'''),
+    Valid("GG305", "metric_object_for_logging", '''\
+import tensorflow as tf
+import keras
+
+model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(1)])
+mean_loss = keras.metrics.Mean()
+x, y = tf.ones((2, 3)), tf.zeros((2, 1))
+with tf.GradientTape() as tape:
+    loss = tf.reduce_mean(tf.square(y - model(x)))
+grads = tape.gradient(loss, model.trainable_variables)
+mean_loss(loss)
+'''),
+    Invalid("GG306", "model_as_sources", '''\
+import tensorflow as tf
+import keras
+
+model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(1)])
+with tf.GradientTape() as tape:
+    loss = tf.reduce_mean(model(tf.ones((2, 3))))
+grads = tape.gradient(loss, model)
+'''),
+    Invalid("GG306", "trainable_integer_weight", '''\
+import tensorflow as tf
+import keras
+
+
+class Steps(keras.layers.Layer):
+    def build(self, input_shape):
+        self.scale = self.add_weight(shape=(), initializer="ones", dtype="int32")
+
+    def call(self, x):
+        return x * tf.cast(self.scale, x.dtype)
+'''),
+    Valid("GG306", "integer_counter_not_trainable", '''\
+import tensorflow as tf
+import keras
+
+
+class Steps(keras.layers.Layer):
+    def build(self, input_shape):
+        self.count = self.add_weight(shape=(), initializer="zeros", dtype="int32", trainable=False)
+
+    def call(self, x):
+        self.count.assign_add(1)
+        return x
+'''),
 ]

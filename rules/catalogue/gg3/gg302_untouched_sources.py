@@ -22,7 +22,10 @@ class UntouchedSources(CheckRule):
     summary = "`tape.gradient` is asked for variables the loss does not depend on (e.g. the target network's)"
     what = "The variables passed to `tape.gradient` (or `minimize`) belong to a model or variable that the " \
            "loss never uses, typically `target_model.trainable_variables` where the loss is computed " \
-           "with `model`."
+           "with `model`. It also reports the parts of one model a loss cannot reach: the head of a " \
+           "two-output functional model the loss does not use (`keras.Model(x, [action, critic])` " \
+           "trained on `action` alone), and the BatchNormalization moving statistics listed by " \
+           "`model.variables` / `model.weights` (a warning: the other variables still train)."
     why = "The gradient of a loss with respect to a variable it does not depend on is `None`. With a " \
           "DQN target network this is the classic mix-up: the online network is the one trained, the " \
           "target network is only copied into."

@@ -15,7 +15,9 @@ class AssignOnPath(BreakRule):
     verb = "is stored with"
     mutates_receiver = True
     what = "A value computed from trainable variables is written into a variable with `.assign()` " \
-           "(or `assign_add`/`assign_sub`), and the loss is computed from that variable."
+           "(or `assign_add`/`assign_sub`), and the loss is computed from that variable. A " \
+           "`keras.metrics.*` object called on the prediction (`metric(y_true, y_pred)`, `update_state`) " \
+           "does the same: it adds the value to its state variables and returns their running result."
     why = "Assignment is a state change, not a differentiable operation: the tape does not connect the " \
           "variable's new value to what was assigned, so the gradient to the model is `None`."
     error = "`ValueError: No gradients provided for any variable`, or `None` gradients."

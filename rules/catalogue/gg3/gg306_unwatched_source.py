@@ -18,7 +18,10 @@ class UnwatchedSource(CheckRule):
     name = "unwatched-source"
     summary = "a plain tensor (or integer variable) is a gradient source but the tape never watched it"
     what = "`tape.gradient(loss, x)` is asked for the gradient with respect to a tensor that is not a " \
-           "trainable `tf.Variable` and was not passed to `tape.watch`, or with respect to an integer variable."
+           "trainable `tf.Variable` and was not passed to `tape.watch`, or with respect to an integer variable. " \
+           "It also reports a Keras model given as the sources instead of its `trainable_variables` " \
+           "(TensorFlow raises `AttributeError`) and a layer that makes a trainable integer weight " \
+           "(`add_weight(..., dtype=\"int32\")`)."
     why = "A tape automatically records only trainable variables. A constant or any other plain tensor is " \
           "recorded only after `tape.watch(x)`, called inside the `with` block before `x` is used. " \
           "Integer tensors are never differentiable."
