@@ -115,16 +115,15 @@ class Expressions:
     def note_dead_term(self, loss: str | None, left: Value, right: Value, frame: Frame) -> None:
         """`loss = mse + 0.01 * np.mean(entropy)` in the tape: the term adds nothing to the gradient.
 
-        Only the terms of the sum that is assigned to the loss itself, and only values that left
-        TensorFlow: a target or an advantage made constant with numpy is compared with the
-        prediction inside the loss (`tf.square(target - q)`), a mask or an index multiplies or
-        selects; neither is a term of the sum."""
+        Only the terms of the sum that is assigned to the loss itself: a target or an advantage
+        made constant with numpy is compared with the prediction inside the loss
+        (`tf.square(target - q)`), a mask or an index multiplies or selects; neither is a term of
+        the sum. A term cut on purpose (`tf.stop_gradient`) or a TD target is not dead either."""
         if loss is None or not (frame.tapes or frame.loss_function):
             return
         for term, other in ((left, right), (right, left)):
             if other.live and not term.live and term.cut:
-                spans = {c.brk.span for c in term.cut
-                         if c.brk.code.startswith("GG1") and not c.brk.deliberate and not c.grad.bootstrap}
+                spans = {c.brk.span for c in term.cut if not c.brk.deliberate and not c.grad.bootstrap}
                 if spans:
                     self.analysis.dead_terms.setdefault(loss, set()).update(spans)
 
