@@ -61,7 +61,12 @@ class Calls:
         broken = self._apply_breaks(site, None, frame)
         if broken is not None:
             return broken
-        return self._tuple_outputs(site, self._ordinary_call(site, callee, frame), frame)
+        if isinstance(func, ast.Name) and func.id == "zip" and frame.lookup("zip") is None and site.args:
+            return evolve(join(site.args), items=tuple(site.args), role="zip")
+        result = self._tuple_outputs(site, self._ordinary_call(site, callee, frame), frame)
+        if qual in _LOG_FUNCTIONS or method == "log_prob" and result.live:
+            result = evolve(result, role="log")  # a log-probability, when a policy's
+        return result
 
     def _tuple_outputs(self, site: Site, result: Value, frame: Frame) -> Value:
         """`values, indices = tf.math.top_k(x)`: the outputs the table lists have no gradient; the
@@ -76,12 +81,15 @@ class Calls:
         return evolve(result, items=tuple(items))
 
     def _add_to_collection(self, node: ast.AST, site: Site, frame: Frame) -> None:
-        """`history.append(q)`: the list now holds whatever `q` carries."""
+        """`history.append(q)`: the list now holds whatever `q` carries (and what it is: a list of
+        log-probabilities stays one)."""
         key = name_key(node)
         added = [v for v in site.args if v.live or v.cut]
         if key is not None and added:
             old = frame.lookup(key) or UNKNOWN
-            frame.env[key] = evolve(join([old, *added]), kind=old.kind, items=None)
+            roles = {v.role for v in added} | ({old.role} if old.live or old.cut else set())
+            role = roles.pop() if len(roles) == 1 and not isinstance(next(iter(roles), None), tuple) else None
+            frame.env[key] = evolve(join([old, *added]), kind=old.kind, items=None, role=role)
 
     def _callee_attribute(self, func: ast.Attribute, frame: Frame) -> Value:
         key = name_key(func)
@@ -341,6 +349,11 @@ class Calls:
             return self.op(evolve(value, kind=Kind.TENSOR, items=None), node, frame) if not value.cut or value.live else \
                 evolve(value, kind=Kind.TENSOR, items=None)
         return None
+
+
+_LOG_FUNCTIONS = {"tensorflow.math.log", "tensorflow.log", "keras.ops.log", "keras.ops.numpy.log",
+                  "tensorflow.nn.log_softmax", "tensorflow.math.log_softmax", "keras.ops.log_softmax",
+                  "keras.ops.nn.log_softmax"}
 
 
 def _keyword_constant(node: ast.Call, name: str, default):

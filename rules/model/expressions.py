@@ -110,7 +110,21 @@ class Expressions:
         if isinstance(node.op, (ast.Add, ast.Sub)) and isinstance(parent, ast.Assign) and parent.value is node \
                 and len(parent.targets) == 1:
             self.note_dead_term(name_key(parent.targets[0]), left, right, frame)
-        return self.op(join([left, right]), node, frame)  # arithmetic: `w * w` depends on `w`
+        result = self.op(join([left, right]), node, frame)  # arithmetic: `w * w` depends on `w`
+        if isinstance(node.op, ast.Sub) and not left.live and right.live and frame.tapes:
+            return evolve(result, role=("advantage", node.right))  # `ret - value`
+        if isinstance(node.op, ast.Mult) and frame.tapes:
+            self._note_unstopped_advantage(left, right)
+        return result
+
+    def _note_unstopped_advantage(self, left: Value, right: Value) -> None:
+        """`-log_prob * advantage` where the advantage subtracts a prediction of the model being
+        trained, not stopped: the policy's loss trains the critic too."""
+        for logp, advantage in ((left, right), (right, left)):
+            if logp.role == "log" and isinstance(advantage.role, tuple) and advantage.role[0] == "advantage":
+                prediction = advantage.role[1]
+                if not any(node is prediction for node, _ in self.analysis.unstopped_advantages):
+                    self.analysis.unstopped_advantages.append((prediction, advantage))
 
     def note_dead_term(self, loss: str | None, left: Value, right: Value, frame: Frame) -> None:
         """`loss = mse + 0.01 * np.mean(entropy)` in the tape: the term adds nothing to the gradient.
@@ -131,7 +145,7 @@ class Expressions:
         operand = self.eval(node.operand, frame)
         if isinstance(node.op, ast.Not):
             return UNKNOWN
-        return self.op(operand, node, frame)
+        return self.op(operand, node, frame)  # `-log_prob` keeps its role
 
     def eval_BoolOp(self, node: ast.BoolOp, frame: Frame) -> Value:
         values = [self.eval(v, frame) for v in node.values]

@@ -135,6 +135,9 @@ class Analysis:
     # The layers of a multi-output functional model, by the key of each of them: a sink whose loss
     # uses one of them, asking for the model's variables, asks about all of them (the unused heads).
     parts: dict[str, set[Origin]] = field(default_factory=dict)
+    # `-log_prob * (ret - value)` in a tape: the prediction node of the advantage and the value
+    # it carries (GG202: the actor's loss also trains the critic through it).
+    unstopped_advantages: list[tuple[ast.AST, Value]] = field(default_factory=list)
 
     def record_truth_test(self, node: ast.AST, value_node: ast.AST, value: Value) -> None:
         test = self.truth_tests.setdefault(id(node), TruthTest(node, value_node))

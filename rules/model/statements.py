@@ -240,7 +240,10 @@ class Statements:
     def _element(self, iterable: Value) -> Value:
         if iterable.kind == Kind.VARIABLES:
             return Value(kind=Kind.VARIABLE, sources=iterable.sources)
-        return evolve(iterable, items=None)
+        if iterable.role == "zip" and iterable.items:  # `for log_prob, value in zip(a, b)`
+            items = tuple(self._element(item) for item in iterable.items)
+            return evolve(join(items), items=items)
+        return evolve(iterable, items=None, role=iterable.role if iterable.role != "zip" else None)
 
 
 _OBJECTS = (Kind.MODEL, Kind.VARIABLE, Kind.TAPE, Kind.OPTIMIZER, Kind.CALLABLE)

@@ -159,6 +159,10 @@ class Value:
     # Kind.MODEL: what calling it cuts, when the file shows it; Kind.VARIABLES from `model.variables`:
     # the model's, to tell whether the list holds non-trainable variables.
     effect: LayerEffect | None = None
+    # What the value is to an actor-critic loss: "log" (a log-probability), ("advantage", node)
+    # (`ret - value`: a constant minus the prediction at `node`), or "zip" (`zip(a, b)`: `items`
+    # are the elements of each iterable, for `for x, y in zip(...)`).
+    role: object | None = None
 
     def with_kind(self, kind: Kind) -> "Value":
         return self if kind == self.kind else evolve(self, kind=kind)

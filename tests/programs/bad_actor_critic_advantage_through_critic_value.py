@@ -1,10 +1,9 @@
-# expect: GG202@33
+# expect: GG202@32
 # tensorflow: ok
 # fixed: differs
 # shape: the keras.io actor-critic CartPole example: one model with an actor head and a critic head, and the actor loss `-log_prob * diff` with `diff = ret - value`, where `value` is the critic's output from the same tape; the actor loss then also trains the critic (and the shared layer) to move `value`, which is not the policy gradient; every gradient exists and training is silently different (the thread: use `diff = ret - tf.stop_gradient(value)`)
 # source: https://github.com/keras-team/keras-io/issues/194
 # family: 5
-# gap: GG202 looks for bootstrapped TD targets (reward plus a discounted prediction of the trained network); it does not see an advantage baseline `ret - value` whose critic value, from the trained model in the same tape, multiplies the actor's log-probability
 import numpy as np
 import tensorflow as tf
 from tensorflow import keras

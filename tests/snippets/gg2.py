@@ -65,4 +65,30 @@ with tf.GradientTape() as tape:
     loss = tf.reduce_mean(tf.square(target - critic(s)))
 grads = tape.gradient(loss, critic.trainable_variables)
 '''),
+    Invalid("GG202", "unstopped_advantage", '''\
+import tensorflow as tf
+import keras
+
+model = keras.Sequential([keras.Input((4,)), keras.layers.Dense(3)])
+ret = tf.constant([1.0, 0.5])
+with tf.GradientTape() as tape:
+    out = model(tf.ones((2, 4)))
+    log_prob, value = tf.math.log(tf.nn.softmax(out)[:, 0]), out[:, 2]
+    advantage = ret - value
+    loss = tf.reduce_mean(-log_prob * advantage) + tf.reduce_mean(tf.square(advantage))
+grads = tape.gradient(loss, model.trainable_variables)
+'''),
+    Valid("GG202", "stopped_advantage", '''\
+import tensorflow as tf
+import keras
+
+model = keras.Sequential([keras.Input((4,)), keras.layers.Dense(3)])
+ret = tf.constant([1.0, 0.5])
+with tf.GradientTape() as tape:
+    out = model(tf.ones((2, 4)))
+    log_prob, value = tf.math.log(tf.nn.softmax(out)[:, 0]), out[:, 2]
+    advantage = ret - tf.stop_gradient(value)
+    loss = tf.reduce_mean(-log_prob * advantage) + tf.reduce_mean(tf.square(ret - value))
+grads = tape.gradient(loss, model.trainable_variables)
+'''),
 ]

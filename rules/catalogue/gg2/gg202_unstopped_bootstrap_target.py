@@ -21,7 +21,9 @@ class UnstoppedBootstrapTarget(CheckRule):
     what = "Inside the tape, the loss compares the trained network's prediction with a target computed " \
            "by the *same* network on next states (`r + gamma * max Q(s')`), and the target is not wrapped " \
            "in `tf.stop_gradient`. A separate target network, a target computed before the tape, or one " \
-           "wrapped in `tf.stop_gradient` is fine."
+           "wrapped in `tf.stop_gradient` is fine. The same holds for an actor-critic's advantage: " \
+           "`-log_prob * (ret - value)` with `value` the critic's prediction in the same tape trains the " \
+           "critic through the policy's loss too; the advantage is a constant to the actor."
     why = "Nothing fails: the gradient also flows into the target, so each update moves the target " \
           "towards the prediction as much as the prediction towards the target (a residual-gradient " \
           "method). Q-learning and TD(0) assume a fixed target, and training is slower or diverges."
@@ -89,7 +91,28 @@ grads = tape.gradient(loss, model.trainable_variables)
                     related = (Related(doc.span(sink.node), "the loss reaches the tape here"),
                                *guess_notes(doc, origins=[origin], sink=sink, td_targets=[site]))
                     out.append(Diagnostic(self.code, self.severity, message, site, related, fixes))
+        out.extend(self._advantages(analysis))
         return out
+
+    def _advantages(self, analysis):
+        """`-log_prob * (ret - value)` with `value` the trained critic's prediction, not stopped:
+        the policy term trains the critic too (A2C's advantage is a constant to the actor)."""
+        doc = analysis.doc
+        for prediction, advantage in analysis.unstopped_advantages:
+            trained = set()
+            for sink in analysis.sinks:
+                if sink.kind is SinkKind.GRADIENT and not _stops_gradients_itself(sink):
+                    trained |= {o for o, s in sink_status(analysis, sink).items() if s.live}
+            carried = {g.origin for g in advantage.live}
+            models = sorted({o.part_of and o.name or o.name for o in carried & trained})
+            if not models:
+                continue
+            text = doc.short(prediction)
+            message = (f"the advantage subtracts `{text}` ({', '.join(f'`{m}`' for m in models)}) inside the tape "
+                       f"without `tf.stop_gradient`: the policy's loss `log_prob * advantage` also trains the critic")
+            _, edits = wrap_call(doc, prediction, "stop_gradient")
+            fix = make_fix(f"Wrap `{text}` in `tf.stop_gradient`", Safety.UNSAFE, edits, preferred=True)
+            yield Diagnostic(self.code, self.severity, message, doc.span(prediction), (), (fix,))
 
 
 def _also_predicts(status) -> bool:
