@@ -113,7 +113,7 @@ def analyze(snap: Snapshot, resolver=None, budget=None) -> Result:
     recording costs some 6% of an edit's analysis) and the result has no lens."""
     with recording() if snap.lens else nullcontext() as recorder:
         found = snap.diagnose(resolver=resolver, budget=budget)
-    lens = Lens(recorder.analysis, recorder.values, found) \
+    lens = Lens(recorder.analysis, recorder.values, found).release_caches() \
         if recorder is not None and recorder.analysis is not None else None
     by_uri: dict[str, list[types.Diagnostic]] = {part.uri: [] for part in snap.parts}
     for diagnostic in found:
