@@ -31,8 +31,11 @@ class NoGradientOp(BreakRule):
         if raises_lookup_error(site.qualname) and sum(bool(v.live) for v in site.inputs()) > 1:
             return site.node  # every input loses its gradient: the call is what goes through
         cut = {id(v) for v in self.cut_inputs(site)}
-        # The argument that carried the gradient in (`searchsorted(edges, scores)`: `scores`).
-        return next((site.arg_node(i) for i, v in enumerate(site.args) if v.live and id(v) in cut), None)
+        # The argument that carried the gradient in (`searchsorted(edges, scores)`: `scores`;
+        # `tf.raw_ops.Bucketize(input=scores, ...)`: `scores`).
+        positional = next((site.arg_node(i) for i, v in enumerate(site.args) if v.live and id(v) in cut), None)
+        return positional or next((site.keyword_node(name) for name, v in site.keywords.items()
+                                   if v.live and id(v) in cut), None)
 
     def raises(self, site):
         return raises_lookup_error(site.qualname)
