@@ -56,6 +56,8 @@ class Calls:
             return special
         if method in COLLECTION_ADDERS and isinstance(func, ast.Attribute):
             self._add_to_collection(func.value, site, frame)
+        if receiver is not None and receiver.role == "dataset" and method in DATASET_FUNCTIONS:
+            site.args = [self._traced_function(v) for v in site.args]
         if receiver is not None and receiver.kind == Kind.MODEL and method in PREDICT_METHODS:
             site.receiver = self._model_output(receiver, node, frame)
         broken = self._apply_breaks(site, None, frame)
@@ -302,9 +304,24 @@ class Calls:
             value = evolve(value, watched=any(v.watched for v in inputs))
         elif is_tensorflow(qual) and qual.startswith(NOT_TENSOR_NAMESPACES):
             value = value.with_kind(Kind.UNKNOWN)
+            if qual.startswith("tensorflow.data."):
+                value = evolve(value, role="dataset")  # `tf.data.Dataset.from_tensor_slices(x)`
         elif is_tensorflow(qual) or site.receiver is not None and site.receiver.kind == Kind.TENSOR:
             value = value.with_kind(Kind.TENSOR)
+        if site.receiver is not None and site.receiver.role == "dataset" and site.method not in DATASET_ITERATION:
+            value = evolve(value, role="dataset")  # `ds.batch(32).shuffle(100)`: still a dataset
         return self.op(evolve(value, items=None) if value.items is not None else value, site.node, frame)
+
+    def _traced_function(self, value: Value) -> Value:
+        """The function given to `ds.reduce`/`ds.map`, as what it reads from outside (the variables
+        of its closure): tf.data traces it into the dataset's graph, out of the tape's sight."""
+        if value.kind != Kind.CALLABLE or not isinstance(value.func, (ast.FunctionDef, ast.Lambda)):
+            return value
+        summary = self.summary(value.func, self.class_of_function.get(id(value.func)))
+        if summary is None:
+            return value
+        read = frozenset(g for g in summary.live if g.origin.kind is not OriginKind.PARAM)
+        return Value(read, kind=Kind.TENSOR) if read else value
 
     def _maybe_uses_models(self, site: Site, value: Value) -> Value:
         """A function we cannot see, given a model, may return something computed with it."""
@@ -350,6 +367,12 @@ class Calls:
                 evolve(value, kind=Kind.TENSOR, items=None)
         return None
 
+
+# Dataset methods whose function tf.data traces (catalogue/gg4/gg406), and those that leave the
+# dataset (their result is elements, not a dataset).
+DATASET_FUNCTIONS = {"reduce", "map", "scan", "filter", "flat_map", "interleave", "window"}
+DATASET_ITERATION = {"as_numpy_iterator", "get_single_element", "reduce", "cardinality", "element_spec",
+                     "__iter__", "take_while", "unbatch_elements"}
 
 _LOG_FUNCTIONS = {"tensorflow.math.log", "tensorflow.log", "keras.ops.log", "keras.ops.numpy.log",
                   "tensorflow.nn.log_softmax", "tensorflow.math.log_softmax", "keras.ops.log_softmax",

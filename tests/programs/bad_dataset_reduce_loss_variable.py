@@ -1,10 +1,9 @@
-# expect: GG405@16
+# expect: GG406@15
 # tensorflow: none
 # fixed: nofix
 # shape: the loss is folded over a tf.data.Dataset with `ds.reduce(0., lambda x, y: x + (y - u) ** 2)` inside the tape; the reduction runs as a dataset op whose body the tape does not record, so the gradient for the variable `u` is None, while a Python list over `ds.as_numpy_iterator()` gives the right gradient
 # source: https://github.com/tensorflow/tensorflow/issues/36306
 # family: 7
-# gap: gradguard reports GG302 at the gradient call, saying the loss never uses `u`: it does not look into the `reduce` lambda, where `u` is read, and has no rule for a dataset reduction, whose function body the tape does not record
 import tensorflow as tf
 
 data = tf.range(10, dtype=tf.float32)

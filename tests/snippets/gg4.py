@@ -154,4 +154,23 @@ with tf.GradientTape() as tape:
     loss = tf.reduce_sum(w * labels) / positives
 grad = tape.gradient(loss, w)
 '''),
+    Invalid("GG406", "map_reads_a_variable", '''\
+import tensorflow as tf
+
+w = tf.Variable(2.0)
+ds = tf.data.Dataset.from_tensor_slices(tf.range(4, dtype=tf.float32)).batch(2)
+with tf.GradientTape() as tape:
+    scaled = ds.map(lambda x: x * w)
+    loss = scaled.reduce(tf.constant(0.0), lambda total, x: total + tf.reduce_sum(x))
+grads = tape.gradient(loss, [w])
+'''),
+    Valid("GG406", "map_of_inputs_loss_in_python", '''\
+import tensorflow as tf
+
+w = tf.Variable(2.0)
+ds = tf.data.Dataset.from_tensor_slices(tf.range(4, dtype=tf.float32)).map(lambda x: x * 2.0)
+with tf.GradientTape() as tape:
+    loss = tf.add_n([tf.reduce_sum(x * w) for x in ds])
+grads = tape.gradient(loss, [w])
+'''),
 ]
