@@ -9,7 +9,6 @@ from pathlib import Path
 import pytest
 
 from gradguard.rules import api
-from gradguard.rules.catalogue.phrases import break_name
 from gradguard.rules.catalogue.registry import break_rules
 from gradguard.rules.lens.lens import Lens
 from gradguard.rules.model.record import recording
@@ -59,7 +58,7 @@ def test_explain_and_hover_name_the_cut_the_diagnostic_names(path):
         assert named, f"{diagnostic.code} at {diagnostic.span}: no source explained names it"
         if diagnostic.code in BREAKS:
             assert all(s.brk.code == diagnostic.code and (s.brk.via or s.brk.span) == diagnostic.span for s in named)
-            label = break_name(named[0].brk.label)
+            label = named[0].brk.name
             assert all(label in s.summary for s in named)
             # At the diagnostic's last character: its first is often its receiver's (`q_net(x).numpy()`).
             hover = lens.hover_lines(diagnostic.span.end_line, max(diagnostic.span.end_col - 1, 0))

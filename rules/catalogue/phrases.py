@@ -21,12 +21,6 @@ def sink_phrase(sink: Sink, dead: list[Origin], partial: bool) -> str:
     return f"the loss given to {sink.label} gets no gradient for {names}{tail}"
 
 
-def break_name(label: str) -> str:
-    """A break's label without what it does: "`tf.floor`, which has no gradient" → "`tf.floor`"
-    (the break report's notes and the gradient lens name breaks so)."""
-    return label.split(", which", 1)[0]
-
-
 def guess_notes(doc: Document, *, origins: Iterable[Origin] = (), sink: Sink | None = None,
                 td_targets: Iterable[Span] = ()) -> tuple[Related, ...]:
     """Notes for a finding that rests on a name guess (model/conventions.py): the guessed model,

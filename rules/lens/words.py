@@ -1,6 +1,6 @@
 """The lens's words, in one place: `explain`, the hover and the inlay hints all say things so.
 
-Breaks are named as the break report names them (`catalogue.phrases.break_name`); positions are
+Breaks are named as the break report names them (`Break.name`); positions are
 `line:column` with a 1-based column, as the CLI prints them. `at` is given by the front end: the
 CLI writes `45:43` (or `cell 3:4:12` in a notebook), the hover a link to the place.
 """
@@ -9,7 +9,6 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 
-from ..catalogue.phrases import break_name
 from ..diagnostics import Span
 from ..model.facts import Sink, TapeInfo
 from ..model.status import OriginStatus, Verdict
@@ -51,8 +50,8 @@ def cut_by(brk: Break, at: At) -> str:
     if brk.via is not None:
         where = brk.inside or "a helper"
         inner = f" ({_shown(brk.path)}, line {brk.span.line})" if brk.path else f" at {at(brk.span)}"
-        return f"cut by {break_name(brk.label)} inside {where}{inner}, called at {at(brk.via)}"
-    return f"cut by {break_name(brk.label)} at {at(brk.span)}"
+        return f"cut by {brk.name} inside {where}{inner}, called at {at(brk.via)}"
+    return f"cut by {brk.name} at {at(brk.span)}"
 
 
 def _shown(path: str) -> str:

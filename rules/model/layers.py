@@ -333,13 +333,9 @@ def _functional_effect(outputs: Value) -> LayerEffect | None:
     brk = cut.brk.inner or cut.brk  # reported where the model runs, or where it breaks
     dead_origins = frozenset(c.grad.origin for c in dead if c.grad.origin.kind is OriginKind.MODEL)
     if live:
-        return LayerEffect(some_cut=brk, part=f"before {_short_label(brk.label)}", dead=dead_origins,
+        return LayerEffect(some_cut=brk, part=f"before {brk.name}", dead=dead_origins,
                            contains=contains)
     return LayerEffect(weights_cut=brk, dead=dead_origins)
-
-
-def _short_label(label: str) -> str:
-    return label.split(", which", 1)[0]
 
 
 def _part(model: Origin, effect: LayerEffect) -> Origin:

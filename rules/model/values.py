@@ -104,6 +104,12 @@ class Break:
     # The break as it is inside the layer, before a call of the layer reported it at the call.
     inner: "Break | None" = field(default=None, compare=False, repr=False)
 
+    @property
+    def name(self) -> str:
+        """The label without what the step does: "`tf.floor`, which has no gradient" → "`tf.floor`"
+        (notes, the lens and the parts of a model name breaks so)."""
+        return self.label.split(", which", 1)[0]
+
 
 @dataclass(frozen=True)
 class LayerEffect:

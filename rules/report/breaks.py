@@ -9,7 +9,7 @@ from __future__ import annotations
 import ast
 import os
 
-from ..catalogue.phrases import break_name, guess_notes, sink_phrase
+from ..catalogue.phrases import guess_notes, sink_phrase
 from ..catalogue.rule import BreakRule
 from ..diagnostics import Diagnostic, Related, Severity, Span
 from ..model.facts import Analysis, SinkKind, name_key
@@ -62,7 +62,7 @@ def break_diagnostics(analysis: Analysis, rules: dict[str, BreakRule]) -> list[D
                 message = f"`{brk.value_text}` ({origin.describe()}) {rule.verb} {brk.label}{where}; {consequence}"
                 related = [Related(cut.grad.site, f"`{origin.name}` starts the gradient here")]
                 if brk.via:
-                    related.append(Related(brk.span, f"{break_name(brk.label)} cuts the gradient here", brk.path))
+                    related.append(Related(brk.span, f"{brk.name} cuts the gradient here", brk.path))
                 related.append(Related(doc.span(sink.node), f"the loss reaches {sink.named} here"))
                 td_targets = [g.site for g in status[origin].live if g.bootstrap] if origin in target_only else []
                 related.extend(guess_notes(doc, origins=[origin], sink=sink, td_targets=td_targets))
