@@ -8,7 +8,7 @@ from ..source.imports import is_differentiable_numpy, is_numpy, is_tensorflow
 from . import no_gradient
 from .facts import MinimizeCall, name_key
 from .frame import Frame
-from .library import (COLLECTION_ADDERS, FIT_METHODS, GRADIENT_METHODS, KERAS_MODEL_FACTORIES, KERAS_MODEL_PREFIXES,
+from .library import (COLLECTION_ADDERS, FIT_METHODS, is_integer_dtype, GRADIENT_METHODS, KERAS_MODEL_FACTORIES, KERAS_MODEL_PREFIXES,
                       MODEL_RETURNING_METHODS, NOT_FORWARD_METHODS, NOT_TENSOR_NAMESPACES, PREDICT_METHODS)
 from .values import UNKNOWN, Break, Grad, Kind, Origin, OriginKind, Site, Value, cut_by, evolve, join
 
@@ -389,8 +389,7 @@ def _keyword_constant(node: ast.Call, name: str, default):
 def _integer_variable(node: ast.Call, imports) -> bool:
     for keyword in node.keywords:
         if keyword.arg == "dtype":
-            text = (imports.qualname(keyword.value) or "") + str(getattr(keyword.value, "value", ""))
-            return "int" in text or "bool" in text
+            return is_integer_dtype(keyword.value, imports)
     initial = node.args[0] if node.args else next((k.value for k in node.keywords if k.arg == "initial_value"), None)
     return isinstance(initial, ast.Constant) and type(initial.value) is int
 

@@ -1,6 +1,8 @@
 """What the model knows of TensorFlow, Keras and Python by name: constructors, attributes, methods."""
 from __future__ import annotations
 
+import ast
+
 KERAS_MODEL_FACTORIES = (
     "keras.Sequential", "keras.Model", "keras.models.Sequential", "keras.models.Model",
     "keras.models.load_model", "keras.models.clone_model", "keras.saving.load_model",
@@ -37,3 +39,10 @@ NOT_TENSOR_NAMESPACES = ("tensorflow.nest.", "tensorflow.saved_model.", "tensorf
 GRADIENT_METHODS = {"gradient", "jacobian", "batch_jacobian"}
 FIT_METHODS = {"fit", "fit_generator", "train_on_batch"}  # Keras differentiates the compiled loss
 COLLECTION_ADDERS = {"append", "extend", "insert", "add", "appendleft", "update"}
+
+
+def is_integer_dtype(node: ast.AST, imports) -> bool:
+    """A dtype argument that is not differentiable: `tf.int32`, `"int64"`, `np.uint8`, `tf.qint8`,
+    `tf.bool`, `"bool"` (as written: a constant string, or a name the imports resolve)."""
+    text = str(node.value) if isinstance(node, ast.Constant) else (imports.qualname(node) or "").rsplit(".", 1)[-1]
+    return text.startswith(("int", "uint", "qint", "quint", "bool"))

@@ -6,6 +6,7 @@ import ast
 from ...diagnostics import Diagnostic, Edit, Safety, Span
 from ..edits import make_fix
 from ...model.facts import SinkKind
+from ...model.library import is_integer_dtype
 from ...model.status import Verdict
 from ..phrases import guess_notes
 from ..rule import CheckRule
@@ -87,7 +88,7 @@ dy_dx = tape.gradient(y, x)
                 continue
             dtype = next((k.value for k in call.keywords if k.arg == "dtype"), None)
             trainable = next((k.value for k in call.keywords if k.arg == "trainable"), None)
-            if dtype is None or not _integer_dtype(doc, dtype):
+            if dtype is None or not is_integer_dtype(dtype, doc.imports):
                 continue
             if isinstance(trainable, ast.Constant) and trainable.value is False:
                 continue  # a counter or a step: not trained
@@ -133,15 +134,6 @@ def _may_be_watched(sink) -> bool:
     """The tape watched something the model cannot follow by name (a loop variable, `inputs[0]`):
     that may well be this source."""
     return sink.tape is not None and sink.tape.watches_untracked
-
-
-def _integer_dtype(doc, node: ast.AST) -> bool:
-    """`tf.int32`, `"int64"`, `np.uint8`, `tf.bool`, `"bool"`."""
-    if isinstance(node, ast.Constant):
-        text = str(node.value)
-    else:
-        text = (doc.imports.qualname(node) or "").rsplit(".", 1)[-1]
-    return text.startswith(("int", "uint", "bool"))
 
 
 def _enclosing_class(doc, node: ast.AST) -> ast.ClassDef | None:
