@@ -95,12 +95,7 @@ def _unused_name(doc: Document, stem: str) -> str:
 
 def _in_comprehension_iterable(doc: Document, node: ast.AST) -> bool:
     """`:=` may not stand in a comprehension's iterable (`for y in ...`): a SyntaxError there."""
-    child, parent = node, doc.parents.get(node)
-    while parent is not None:
-        if isinstance(parent, ast.comprehension) and parent.iter is child:
-            return True
-        child, parent = parent, doc.parents.get(parent)
-    return False
+    return any(isinstance(parent, ast.comprehension) and parent.iter is child for child, parent in doc.ancestors(node))
 
 
 def unwrap(doc: Document, call: ast.Call, inner: ast.AST, title: str) -> Fix:

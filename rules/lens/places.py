@@ -41,7 +41,6 @@ def loss_uses(doc: Document, sinks: list[Sink]) -> dict[int, list[ast.Call]]:
 
 def _made_by(function: ast.AST, names: set[str], doc: Document) -> bool:
     """`compile(loss=weighted(0.5))`: the loss is a function defined inside the factory named."""
-    parent = doc.parents.get(function)
-    while parent is not None and not isinstance(parent, (ast.FunctionDef, ast.AsyncFunctionDef)):
-        parent = doc.parents.get(parent)
-    return parent is not None and parent.name in names
+    outer = next((parent for _, parent in doc.ancestors(function)
+                  if isinstance(parent, (ast.FunctionDef, ast.AsyncFunctionDef))), None)
+    return outer is not None and outer.name in names

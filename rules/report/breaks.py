@@ -80,14 +80,12 @@ def _dead_terms(analysis: Analysis, sink) -> set[Span]:
 
 def _catches_lookup_error(node: ast.AST, doc) -> bool:
     """`try: tape.gradient(...) except LookupError:`: the program expects the error (a demonstration)."""
-    child, parent = node, doc.parents.get(node)
-    while parent is not None:
+    for child, parent in doc.ancestors(node):
         if isinstance(parent, ast.Try) and any(child is stmt for stmt in parent.body):
             for handler in parent.handlers:
                 names = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
                 if any(n is None or doc.text(n) in ("LookupError", "Exception", "BaseException") for n in names):
                     return True
-        child, parent = parent, doc.parents.get(parent)
     return False
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 import threading
+from collections.abc import Iterator
 from functools import cached_property
 
 from ..diagnostics import Span
@@ -79,6 +80,14 @@ class Document:
     @cached_property
     def parents(self) -> dict[ast.AST, ast.AST]:
         return self._index[1]
+
+    def ancestors(self, node: ast.AST) -> Iterator[tuple[ast.AST, ast.AST]]:
+        """(child, parent) pairs from `node` up to the module: `child` is the one of `parent`'s
+        children the walk came through."""
+        child, parent = node, self.parents.get(node)
+        while parent is not None:
+            yield child, parent
+            child, parent = parent, self.parents.get(parent)
 
     @cached_property
     def _index(self) -> tuple[list[ast.AST], dict[ast.AST, ast.AST]]:

@@ -137,7 +137,4 @@ def _may_be_watched(sink) -> bool:
 
 
 def _enclosing_class(doc, node: ast.AST) -> ast.ClassDef | None:
-    parent = doc.parents.get(node)
-    while parent is not None and not isinstance(parent, ast.ClassDef):
-        parent = doc.parents.get(parent)
-    return parent
+    return next((parent for _, parent in doc.ancestors(node) if isinstance(parent, ast.ClassDef)), None)
