@@ -66,7 +66,7 @@ class Calls:
         if isinstance(func, ast.Name) and func.id == "zip" and frame.lookup("zip") is None and site.args:
             return evolve(join(site.args), items=tuple(site.args), role="zip")
         result = self._tuple_outputs(site, self._ordinary_call(site, callee, frame), frame)
-        if qual in _LOG_FUNCTIONS or method == "log_prob" and result.live:
+        if qual in _LOG_FUNCTIONS or (method == "log_prob" and result.live):
             result = evolve(result, role="log")  # a log-probability, when a policy's
         return result
 
@@ -90,7 +90,9 @@ class Calls:
         if key is not None and added:
             old = frame.lookup(key) or UNKNOWN
             roles = {v.role for v in added} | ({old.role} if old.live or old.cut else set())
-            role = roles.pop() if len(roles) == 1 and not isinstance(next(iter(roles), None), tuple) else None
+            role = roles.pop() if len(roles) == 1 else None
+            if isinstance(role, tuple):
+                role = None  # an advantage names its own subtraction: a list of them is none of them
             frame.env[key] = evolve(join([old, *added]), kind=old.kind, items=None, role=role)
 
     def _callee_attribute(self, func: ast.Attribute, frame: Frame) -> Value:

@@ -232,24 +232,22 @@ def _effect_of_summary(summary: Value, own: Origin | None, inside: str, param: i
                        name: str = "") -> LayerEffect | None:
     """A function's effect from its summary: parameter `param` is the input; `own` the origin of
     the layer's weights. A path counts as cut only when the summary has a cut and no live path."""
-    def first_cut(matches) -> Break | None:
-        if any(matches(g) for g in summary.live):
+    def first(matches, raising: bool = False) -> Break | None:
+        """The first break on the paths `matches` picks: every such path (a cut only with no live
+        path left) or, `raising`, any of them through an op with no registered gradient."""
+        if not raising and any(matches(g) for g in summary.live):
             return None
-        cuts = sorted((c for c in summary.cut if matches(c.grad)), key=lambda c: (c.brk.span, c.brk.code))
-        return evolve(cuts[0].brk, inside=cuts[0].brk.inside or inside) if cuts else None
+        cut = _first(c for c in summary.cut if matches(c.grad) and (c.brk.raises or not raising))
+        return evolve(cut.brk, inside=cut.brk.inside or inside) if cut else None
 
     def is_input(g: Grad) -> bool:
         return g.origin.kind is OriginKind.PARAM and g.origin.index == param
 
-    input_cut = first_cut(is_input)
-    weights_cut = first_cut(lambda g: g.origin == own) if own is not None else None
-    def first_raise(matches) -> Break | None:
-        raising = sorted((c for c in summary.cut if c.brk.raises and matches(c.grad)),
-                         key=lambda c: (c.brk.span, c.brk.code))
-        return evolve(raising[0].brk, inside=raising[0].brk.inside or inside) if raising else None
+    def is_own(g: Grad) -> bool:
+        return own is not None and g.origin == own
 
-    input_raises = first_raise(is_input)
-    weights_raises = first_raise(lambda g: g.origin == own) if own is not None else None
+    input_cut, weights_cut = first(is_input), first(is_own)
+    input_raises, weights_raises = first(is_input, raising=True), first(is_own, raising=True)
     if not (input_cut or weights_cut or input_raises or weights_raises):
         return None
     return LayerEffect(input_cut=input_cut, weights_cut=weights_cut, name=name, input_raises=input_raises,
@@ -323,19 +321,23 @@ def _functional_effect(outputs: Value) -> LayerEffect | None:
     # runs them, with their own variables.
     contains = frozenset(o for o in live if o.kind in (OriginKind.MODEL, OriginKind.VARIABLE))
     dead = [c for c in outputs.cut if c.grad.origin not in live and not c.brk.deliberate]
-    raising = sorted((c for c in outputs.cut if c.brk.raises), key=lambda c: (c.brk.span, c.brk.code))
+    raising = _first(c for c in outputs.cut if c.brk.raises)
     if raising and not dead:
-        return LayerEffect(weights_raises=raising[0].brk.inner or raising[0].brk, contains=contains,
-                           outputs=by_output)
+        return LayerEffect(weights_raises=raising.brk.inner or raising.brk, contains=contains, outputs=by_output)
     if not dead:
         return LayerEffect(contains=contains, outputs=by_output) if contains or by_output else None
-    cut = sorted(dead, key=lambda c: (c.brk.span, c.brk.code))[0]
+    cut = _first(dead)
     brk = cut.brk.inner or cut.brk  # reported where the model runs, or where it breaks
     dead_origins = frozenset(c.grad.origin for c in dead if c.grad.origin.kind is OriginKind.MODEL)
     if live:
         return LayerEffect(some_cut=brk, part=f"before {brk.name}", dead=dead_origins,
                            contains=contains)
     return LayerEffect(weights_cut=brk, dead=dead_origins)
+
+
+def _first(cuts) -> Cut | None:
+    """The first of some cuts in the file (by position, then code): the one a message names."""
+    return min(cuts, key=lambda c: (c.brk.span, c.brk.code), default=None)
 
 
 def _part(model: Origin, effect: LayerEffect) -> Origin:
