@@ -98,13 +98,12 @@ grads = tape.gradient(loss, model.trainable_variables)
         """`-log_prob * (ret - value)` with `value` the trained critic's prediction, not stopped:
         the policy term trains the critic too (A2C's advantage is a constant to the actor)."""
         doc = analysis.doc
+        if not analysis.unstopped_advantages:
+            return
+        trained = {o for sink in analysis.sinks if sink.kind is SinkKind.GRADIENT and not _stops_gradients_itself(sink)
+                   for o, s in sink_status(analysis, sink).items() if s.live}
         for prediction, advantage in analysis.unstopped_advantages:
-            trained = set()
-            for sink in analysis.sinks:
-                if sink.kind is SinkKind.GRADIENT and not _stops_gradients_itself(sink):
-                    trained |= {o for o, s in sink_status(analysis, sink).items() if s.live}
-            carried = {g.origin for g in advantage.live}
-            models = sorted({o.part_of and o.name or o.name for o in carried & trained})
+            models = sorted({g.origin.name for g in advantage.live if g.origin in trained})
             if not models:
                 continue
             text = doc.short(prediction)
