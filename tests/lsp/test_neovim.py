@@ -16,13 +16,13 @@ import json
 import os
 import re
 import shutil
-import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
+
+from headless import check_json, run_headless
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "dqn_no_gradients.py"
@@ -72,19 +72,9 @@ class Session:
         }
         self.lsp_logs = [xdg / "cache" / "nvim" / "lsp.log", xdg / "state" / "nvim" / "lsp.log"]
         self.command = [nvim, "--headless", "--clean", "-c", f"luafile {SCRIPT}"]
-        started = time.monotonic()
-        process = subprocess.Popen(self.command, cwd=self.project, env=env, stdin=subprocess.DEVNULL,
-                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                   start_new_session=True)  # its own group: the server goes with it
-        self.timed_out = False
-        try:
-            self.stdout, self.stderr = process.communicate(timeout=TIMEOUT)
-        except subprocess.TimeoutExpired:
-            self.timed_out = True
-            os.killpg(process.pid, signal.SIGKILL)
-            self.stdout, self.stderr = process.communicate()
-        self.returncode = process.returncode
-        self.seconds = time.monotonic() - started
+        run = run_headless(self.command, self.project, env, TIMEOUT)  # its own group: the server goes with it
+        self.stdout, self.stderr, self.returncode = run.stdout, run.stderr, run.returncode
+        self.seconds, self.timed_out = run.seconds, run.timed_out
         try:
             self.result = json.loads(self.out.read_text(encoding="utf-8"))
         except (OSError, ValueError):
@@ -101,15 +91,6 @@ class Session:
             if path.exists():
                 parts.append(f"--- {name} ({path}) ---\n{path.read_text(encoding='utf-8', errors='replace')}")
         return "\n".join(parts)
-
-
-def _check(path: Path) -> list[dict]:
-    """`gradguard check --format json` of one file, as the CLI reports it."""
-    run = subprocess.run([sys.executable, "-c", "from gradguard.rules.app.cli import main; raise SystemExit(main())",
-                          "check", "--format", "json", path.name],
-                         cwd=path.parent, capture_output=True, text=True, timeout=120)
-    assert run.returncode in (0, 1), f"gradguard check failed ({run.returncode}):\n{run.stdout}\n{run.stderr}"
-    return json.loads(run.stdout)
 
 
 def test_neovim_diagnostics_and_preferred_quickfix(tmp_path):
@@ -141,7 +122,7 @@ def test_neovim_diagnostics_and_preferred_quickfix(tmp_path):
     assert ".numpy()" not in written[GG101_LINE - 1], written[GG101_LINE - 1]
     assert [line for i, line in enumerate(written) if i != GG101_LINE - 1] == \
            [line for i, line in enumerate(original) if i != GG101_LINE - 1], "the fix touched other lines"
-    assert not [d for d in _check(session.file) if d["code"] == "GG101" and d["line"] == GG101_LINE]
+    assert not [d for d in check_json(session.file) if d["code"] == "GG101" and d["line"] == GG101_LINE]
 
     # The diagnostics Neovim holds after the server re-analysed the edited buffer.
     after = {(d["code"], d["line"]) for d in result["after"]}

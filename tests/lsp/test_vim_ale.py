@@ -24,6 +24,8 @@ from pathlib import Path
 
 import pytest
 
+from headless import check_json, run_headless
+
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "dqn_no_gradients.py"
 SCRIPT = Path(__file__).resolve().parent / "vim" / "gradguard_ale_test.vim"
@@ -81,22 +83,12 @@ class Session:
             "GRADGUARD_TEST_WAIT_MS": "30000",
         }
         self.command = [vim, *VIM, "-S", str(SCRIPT)]
-        started = time.monotonic()
-        process = subprocess.Popen(self.command, cwd=self.project, env=env, stdin=subprocess.DEVNULL,
-                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                   start_new_session=True)  # its own group: the server goes with it
-        self.timed_out = False
-        try:
-            self.stdout, self.stderr = process.communicate(timeout=TIMEOUT)
-        except subprocess.TimeoutExpired:
-            self.timed_out = True
-            os.killpg(process.pid, signal.SIGKILL)
-            self.stdout, self.stderr = process.communicate()
-        self.returncode = process.returncode
-        self.seconds = time.monotonic() - started
-        self.left_running = _group_alive(process.pid)
+        run = run_headless(self.command, self.project, env, TIMEOUT)  # its own group: the server goes with it
+        self.stdout, self.stderr, self.returncode = run.stdout, run.stderr, run.returncode
+        self.seconds, self.timed_out = run.seconds, run.timed_out
+        self.left_running = _group_alive(run.pid)
         if self.left_running:
-            os.killpg(process.pid, signal.SIGKILL)
+            os.killpg(run.pid, signal.SIGKILL)
         try:
             self.result = json.loads(self.out.read_text(encoding="utf-8"))
         except (OSError, ValueError):
@@ -126,14 +118,6 @@ def _group_alive(pgid: int) -> bool:
     return True
 
 
-def _check(path: Path) -> list[dict]:
-    run = subprocess.run([sys.executable, "-c", "from gradguard.rules.app.cli import main; raise SystemExit(main())",
-                          "check", "--no-cache", "--format", "json", path.name],
-                         cwd=path.parent, capture_output=True, text=True, timeout=120)
-    assert run.returncode in (0, 1), f"gradguard check failed ({run.returncode}):\n{run.stdout}\n{run.stderr}"
-    return json.loads(run.stdout)
-
-
 def test_vim_ale_diagnostics_and_code_action(tmp_path):
     session = Session(tmp_path)
     print(session.report())  # shown by pytest when the test fails
@@ -144,7 +128,7 @@ def test_vim_ale_diagnostics_and_code_action(tmp_path):
     # ALE's location list as the file was opened: gradguard's findings, where the CLI puts them.
     before = {(d["code"], d["line"]): d for d in result["before"]}
     assert ("GG101", GG101_LINE) in before and ("GG309", GG309_LINE) in before, session.report()
-    cli = {(d["code"], d["line"], d["column"]) for d in _check(session.project / "original.py")}
+    cli = {(d["code"], d["line"], d["column"]) for d in check_json(session.project / "original.py")}
     assert {(d["code"], d["line"], d["col"]) for d in result["before"]} == cli
     # The snippet's initialization_options reached the server: GG309, a warning, is an error here.
     assert before[("GG309", GG309_LINE)]["type"] == "E" and before[("GG101", GG101_LINE)]["type"] == "W"
@@ -171,7 +155,7 @@ def test_vim_ale_diagnostics_and_code_action(tmp_path):
     assert written[GG101_LINE - 1] == result["line_after_edit"]
     assert [line for i, line in enumerate(written) if i != GG101_LINE - 1] == \
            [line for i, line in enumerate(original) if i != GG101_LINE - 1], "the fix touched other lines"
-    assert not [d for d in _check(session.file) if d["code"] == "GG101"]
+    assert not [d for d in check_json(session.file) if d["code"] == "GG101"]
 
     # ALE's location list after the server re-analysed the written file: the GG101 gone, GG309 kept.
     after = {(d["code"], d["line"]) for d in result["after"]}
