@@ -174,7 +174,7 @@ class Calls:
                 and self.conventions.tape(self.doc.text(node.func.value)):
             return self._tape_method(site, Value(kind=Kind.TAPE), frame, guessed=True)
         if receiver is not None and method == "minimize":
-            if not frame.summary:  # a summary's parameters stand for every caller's arguments
+            if frame.records_facts:  # a summary's parameters stand for every caller's arguments
                 self.analysis.record_minimize_call(MinimizeCall(node, receiver, site.args[0] if site.args else UNKNOWN))
             self._record_minimize_sink(site, frame)
             return UNKNOWN
@@ -250,6 +250,8 @@ class Calls:
         for name, value in site.keywords.items():
             if name in names:
                 actuals[names[name]] = value
+        if self.replays(func, actuals, frame):
+            self.replay_call(func, cls, site.node, actuals, frame)
         return self.apply_summary(summary, site.node, actuals, frame)
 
     def _py_function(self, site: Site, frame: Frame) -> Value | None:

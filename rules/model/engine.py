@@ -53,6 +53,8 @@ class Engine(Statements, Expressions, Calls, Layers, Sinks):
         self._nested: dict[int, list[ast.AST]] | None = None  # function → functions defined in it
         self._loop_depth = 0
         self.tape_counter = 0
+        self.replayed_tapes = 0
+        self.opens_tape: dict[int, bool] = {}            # function → it opens a GradientTape (sinks.py)
 
     def fresh_origin(self, call: ast.AST) -> Origin:
         """A model or variable made by this call: its own identity until a name is bound to it
@@ -82,6 +84,7 @@ class Engine(Statements, Expressions, Calls, Layers, Sinks):
             self._analyze_class(cls, module)
         for node in self._module_functions(tree):
             self.analyze_function(node, module)
+        self.settle_replays()
         return self.analysis
 
     def _module_functions(self, tree: ast.Module) -> Iterator[ast.AST]:

@@ -113,7 +113,7 @@ class Expressions:
         result = self.op(join([left, right]), node, frame)  # arithmetic: `w * w` depends on `w`
         if isinstance(node.op, ast.Sub) and not left.live and right.live and frame.tapes:
             return evolve(result, role=("advantage", node.right))  # `ret - value`
-        if isinstance(node.op, ast.Mult) and frame.tapes:
+        if isinstance(node.op, ast.Mult) and frame.tapes and frame.replaying() is None:
             self._note_unstopped_advantage(left, right)
         return result
 
@@ -133,7 +133,7 @@ class Expressions:
         made constant with numpy is compared with the prediction inside the loss
         (`tf.square(target - q)`), a mask or an index multiplies or selects; neither is a term of
         the sum. A term cut on purpose (`tf.stop_gradient`) or a TD target is not dead either."""
-        if loss is None or not (frame.tapes or frame.loss_function):
+        if loss is None or not (frame.tapes or frame.loss_function) or frame.replaying() is not None:
             return
         for term, other in ((left, right), (right, left)):
             if other.live and not term.live and term.cut:

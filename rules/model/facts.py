@@ -60,6 +60,9 @@ class Sink:
     function: ast.AST | None = None   # the function the sink is in
     source_node: ast.AST | None = None  # the sources (var_list) argument as written
     guessed_tape: bool = False        # the receiver is taken for a GradientTape only from its name
+    # The call of the sink's function whose arguments this sink is computed from (see
+    # `Sinks.replay_call`): `train_step(logits, labels)`, where `logits` came from the model.
+    call_site: ast.Call | None = None
 
     @property
     def named(self) -> str:

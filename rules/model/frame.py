@@ -21,6 +21,25 @@ class Frame:
     returns: list[Value] = field(default_factory=list)
     tapes: tuple[TapeInfo, ...] = ()
     loss_function: bool = False
+    # Replaying a function for one call (`train_step(logits, labels)`): its parameters are that
+    # call's arguments. Only its `tape.gradient` sinks are kept, tagged with the call; every other
+    # fact of the function comes from its own analysis.
+    call_site: ast.Call | None = None
+
+    def replaying(self) -> ast.Call | None:
+        """The call being replayed, if this frame (or one it is nested in) replays one."""
+        frame: Frame | None = self
+        while frame is not None:
+            if frame.call_site is not None:
+                return frame.call_site
+            frame = frame.parent
+        return None
+
+    @property
+    def records_facts(self) -> bool:
+        """Facts of the whole file (a `fit`, a `minimize` call, the lens's values) are recorded
+        by the function's own analysis: not by a summary, nor by a replay for one call."""
+        return not self.summary and self.replaying() is None
 
     def lookup(self, name: str) -> Value | None:
         frame: Frame | None = self

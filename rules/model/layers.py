@@ -158,7 +158,7 @@ class Layers:
         """`model.fit(...)`: Keras differentiates the compiled loss for every variable of the
         model; what the model's layers cut is cut for it."""
         effect = self.effect_of(model)
-        if frame.summary or model.model is None or effect is None:
+        if not frame.records_facts or model.model is None or effect is None:
             return
         grad = Grad(model.model, self.doc.span(site.node), None)
         cuts = set()

@@ -71,13 +71,13 @@ def _recording(base: type) -> type:
 
     def eval(self, node, frame):
         value = base_eval(self, node, frame)
-        if (value.live or value.cut) and not frame.summary:
+        if (value.live or value.cut) and frame.records_facts:
             self._kept[node] = value
         return value
 
     def bind(self, target, value, frame, value_node) -> None:
         base_bind(self, target, value, frame, value_node)
-        if (value.live or value.cut) and not frame.summary and isinstance(target, (ast.Name, ast.Attribute)):
+        if (value.live or value.cut) and frame.records_facts and isinstance(target, (ast.Name, ast.Attribute)):
             self._kept[target] = value
 
     return type(f"Recording{base.__name__}", (base,), {"__init__": __init__, "eval": eval, "bind": bind})

@@ -69,7 +69,8 @@ class Sinks:
         source_node = _argument(node, 1, "sources")
         sources = self._source_items(source_node, frame, tape) if source_node is not None else None
         self.analysis.sinks.append(Sink(SinkKind.GRADIENT, node, node.args[0], target, sources, tape,
-                                        self._callee(node), frame.function, source_node, guessed_tape))
+                                        self._callee(node), frame.function, source_node, guessed_tape,
+                                        call_site=frame.replaying()))
 
     def _callee(self, node: ast.Call) -> str:
         return self.doc.short(node.func, 32)
@@ -105,7 +106,7 @@ class Sinks:
 
     def _record_minimize_sink(self, site: Site, frame: Frame) -> None:
         loss = site.args[0] if site.args else site.keywords.get("loss")
-        if frame.summary or loss is None or loss.kind != Kind.CALLABLE or loss.func is None:
+        if not frame.records_facts or loss is None or loss.kind != Kind.CALLABLE or loss.func is None:
             return
         func = loss.func
         inner = Frame({}, frame, func, cls=frame.cls, tapes=frame.tapes)
@@ -123,7 +124,7 @@ class Sinks:
                  self._callee(node), frame.function, source_node))
 
     def _record_compute_loss_sink(self, site: Site, model: Value, frame: Frame) -> None:
-        if frame.summary or model.model is None:
+        if not frame.records_facts or model.model is None:
             return
         node = site.node
         index = 2 if site.method == "compute_loss" else 1
@@ -135,7 +136,58 @@ class Sinks:
         self.analysis.sinks.append(Sink(SinkKind.COMPUTE_LOSS, node, y_pred_node, target, sources, None,
                                         self._callee(node), frame.function))
 
+    # ----------------------------------------------------------------------------- replays
+    def replays(self, func: ast.AST, actuals: dict[int, Value], frame: Frame) -> bool:
+        """`train_step(logits, labels)` is worth replaying: the function opens a tape of its own,
+        and an argument was computed from a model before the call, so that tape cannot have
+        recorded it. (Data, and variables handed in unread, are the common case: no replay.)"""
+        return (frame.records_facts and isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef))
+                and any(g.tapes is not None for value in actuals.values() for g in value.live)
+                and self._opens_tape(func))
+
+    def _opens_tape(self, func: ast.AST) -> bool:
+        known = self.opens_tape.get(id(func))
+        if known is None:
+            known = self.opens_tape[id(func)] = any(
+                isinstance(node, (ast.With, ast.AsyncWith)) and any(
+                    isinstance(item.context_expr, ast.Call)
+                    and (self.imports.qualname(item.context_expr.func) or "").endswith("GradientTape")
+                    for item in node.items)
+                for node in ast.walk(func))
+        return known
+
+    def replay_call(self, func: ast.AST, cls, call: ast.Call, actuals: dict[int, Value], frame: Frame) -> None:
+        """Run the function's body again with this call's arguments for its parameters, keeping
+        only the gradient sinks, each tagged with the call. The function's own analysis cannot
+        see the argument's history: there its parameters stand for any argument."""
+        replay = Frame({}, self.closures.get(id(func), self.module), func, cls=cls, tapes=frame.tapes, call_site=call)
+        for index, param in enumerate(self._params(func)):
+            if index == 0 and cls is not None and param.arg == "self":
+                replay.env[param.arg] = self._self_value(cls)
+            else:
+                replay.env[param.arg] = actuals.get(index, UNKNOWN)
+        self.exec_block(func.body, replay)
+
+    def settle_replays(self) -> None:
+        """A sink replayed for its calls is judged by those replays, not by its function's own
+        analysis (which could not tell what `logits` was). A call in a loop is replayed once per
+        walk of the loop: the last walk's, which has flowed around the loop, is kept."""
+        sinks = self.analysis.sinks
+        replayed = {id(s.node) for s in sinks if s.call_site is not None}
+        if not replayed:
+            return
+        kept, seen = [], set()
+        for sink in reversed(sinks):
+            key = (id(sink.call_site), id(sink.node))
+            if sink.call_site is None and id(sink.node) in replayed or sink.call_site is not None and key in seen:
+                continue
+            seen.add(key)
+            kept.append(sink)
+        sinks[:] = reversed(kept)
+
     def _record_truth_test(self, test: ast.AST, frame: Frame) -> None:
+        if frame.replaying() is not None:
+            return
         node = test.operand if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not) else test
         if isinstance(node, ast.Compare) and len(node.comparators) == 1:
             node = node.left

@@ -119,7 +119,7 @@ class Statements:
         for item in stmt.items:
             value = self.eval(item.context_expr, frame)
             if value.kind == Kind.TAPE:
-                tape = self._open_tape(stmt, item, value)
+                tape = self._open_tape(stmt, item, value, frame)
                 opened.append(tape)
                 value = Value(kind=Kind.TAPE, tape=tape)
             if item.optional_vars is not None:
@@ -131,13 +131,16 @@ class Statements:
 
     exec_AsyncWith = exec_With
 
-    def _open_tape(self, stmt: ast.With, item: ast.withitem, value: Value) -> TapeInfo:
+    def _open_tape(self, stmt: ast.With, item: ast.withitem, value: Value, frame: Frame) -> TapeInfo:
         call = item.context_expr if isinstance(item.context_expr, ast.Call) else None
         existing = value.tape if isinstance(value.tape, TapeInfo) else None
         if existing is not None:
             existing.with_node = stmt
             return existing
         name = item.optional_vars.id if isinstance(item.optional_vars, ast.Name) else "tape"
+        if frame.replaying() is not None:  # the tape of one call's replay: the file's tapes are the function's
+            self.replayed_tapes += 1
+            return TapeInfo(f"{name}#replay{self.replayed_tapes}", name, self._persistent(call), stmt, call)
         self.tape_counter += 1
         tape = TapeInfo(f"{name}#{self.tape_counter}", name, self._persistent(call), stmt, call)
         self.analysis.tapes.append(tape)
@@ -232,7 +235,7 @@ class Statements:
         if key is None:
             return
         old = frame.lookup(key)
-        if old is None or old.kind != Kind.VARIABLE or old.model is None:
+        if old is None or old.kind != Kind.VARIABLE or old.model is None or frame.replaying() is not None:
             return
         reads_itself = isinstance(stmt, ast.AugAssign) or any(name_key(n) == key for n in ast.walk(value_node))
         self.analysis.record_rebinding(Rebinding(stmt, target, old.model, reads_itself, frame.function))

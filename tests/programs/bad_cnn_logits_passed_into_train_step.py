@@ -1,10 +1,9 @@
-# expect: GG301@36
+# expect: GG301@35
 # tensorflow: none
 # fixed: nofix
 # shape: ensemble adversarial training's CNN: the epoch loop calls `logits = model(image_batch)` and hands the finished logits to `train_step(logits, labels)`, which opens `cnn_tape` around the loss only; the model call ran before the tape existed, so `cnn_optimizer.apply_gradients` raises "No gradients provided for any variable: ['cnn_model_2/conv2d_6/kernel:0', ...]"
 # source: https://github.com/ftramer/ensemble-adv-training/issues/4
-# family: 7
-# gap: the tape is inside `train_step`, and gradguard reports GG302 there (that loss never uses `model`) instead of following the `logits` argument back to the caller's `model(image_batch)` in the epoch loop, outside any tape
+# family: 2
 import numpy as np
 import tensorflow as tf
 from tensorflow import keras

@@ -26,6 +26,35 @@ with tf.GradientTape() as tape:
     loss = tf.reduce_mean(tf.square(y - pred))
 grads = tape.gradient(loss, model.trainable_variables)
 '''),
+    Invalid("GG301", "prediction_passed_to_tape_function", '''\
+import tensorflow as tf
+
+model = tf.keras.Sequential([tf.keras.layers.Dense(1)])
+
+
+def train_step(pred, y):
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_mean(tf.square(y - pred))
+    return tape.gradient(loss, model.trainable_variables)
+
+
+x = tf.random.normal([8, 3])
+grads = train_step(model(x), tf.ones([8, 1]))
+'''),
+    Valid("GG301", "inputs_passed_to_tape_function", '''\
+import tensorflow as tf
+
+model = tf.keras.Sequential([tf.keras.layers.Dense(1)])
+
+
+def train_step(x, y):
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_mean(tf.square(y - model(x)))
+    return tape.gradient(loss, model.trainable_variables)
+
+
+grads = train_step(tf.random.normal([8, 3]), tf.ones([8, 1]))
+'''),
     Valid("GG301", "loss_inside_with", '''\
 import tensorflow as tf
 

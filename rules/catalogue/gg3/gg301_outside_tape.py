@@ -16,7 +16,8 @@ class OutsideTape(CheckRule):
     owns = (Verdict.UNRECORDED,)
     what = "`tape.gradient(loss, ...)` differentiates a value whose computation from the model's " \
            "variables was not (entirely) recorded by that tape: the model was called before the `with` " \
-           "block, or the loss was computed after it ended. A break on the same model's other paths is " \
+           "block (or by a caller that hands the prediction to the function opening the tape), or the " \
+           "loss was computed after it ended. A break on the same model's other paths is " \
            "reported once this is fixed: the path the tape never saw comes first."
     why = "A tape records only the operations that run while it is active. Operations before the `with` " \
           "block or after it are invisible to it, so it sees no connection from the variables to the loss."
@@ -67,6 +68,9 @@ grads = tape.gradient(loss, model.trainable_variables)
                 related = (Related(analysis.doc.span(sink.tape.with_node.items[0].context_expr),
                                    f"`{sink.tape.name}` records only inside this block"),
                            Related(analysis.doc.span(sink.node), "the gradient is asked for here"))
+                if sink.call_site is not None:  # the value came in as an argument of this call
+                    related += (Related(analysis.doc.span(sink.call_site),
+                                        f"`{analysis.doc.short(sink.call_site)}` passes it to the tape's function here"),)
                 related += guess_notes(analysis.doc, origins=[origin])
                 out.append(Diagnostic(self.code, severity, message, where, related))
         return out
