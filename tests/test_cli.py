@@ -825,6 +825,23 @@ def test_small_inputs_use_one_process_and_big_ones_one_per_core(monkeypatch):
     assert parallel.worker_count(3, [10] * 2) == 2
 
 
+def _pid_and_item(item):
+    return os.getpid(), item * 10
+
+
+def test_the_costliest_items_go_out_first_and_the_results_come_back_in_order():
+    from gradguard.rules.app import parallel
+
+    costs = [1, 50, 3, 40, 2, 99, 0, 7] * 5
+    results = list(parallel.ordered_map(_pid_and_item, list(range(len(costs))), 2, lambda: None, (), costs=costs))
+    assert [item for _, item in results] == [index * 10 for index in range(len(costs))]
+    order = parallel._costliest_first(len(costs), costs)
+    assert [costs[index] for index in order] == sorted(costs, reverse=True)
+    chunks = list(parallel._chunks(order, 2))
+    assert [index for chunk in chunks for index in chunk] == order  # every item once, costliest first
+    assert len(chunks[0]) == len(costs) // 8 and [len(chunk) for chunk in chunks[-3:]] == [1, 1, 1]
+
+
 def _exit_on_three(item):
     if item == 3:
         os._exit(9)  # a worker killed (out of memory, SIGKILL) does not raise: it vanishes
@@ -844,7 +861,7 @@ def test_a_worker_that_dies_is_reported_with_the_results_before_it():
 def test_a_dead_worker_leaves_no_file_unchecked(capsys, monkeypatch):
     from gradguard.rules.app import parallel
 
-    def dies_after_two(function, items, jobs, initializer, initargs):
+    def dies_after_two(function, items, jobs, initializer, initargs, **_):
         initializer(*initargs)
         yield function(items[0])
         yield function(items[1])

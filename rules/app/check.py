@@ -267,7 +267,8 @@ def _first_path(args: argparse.Namespace) -> str:
 def _check_files(run: CheckRun, files: list[tuple[str, Path]]) -> None:
     if run.caching:
         files = [item for item in files if not run.report_cached(item)]
-    jobs = parallel.worker_count(run.args.jobs, parallel.file_sizes(path for _, path in files))
+    sizes = parallel.file_sizes(path for _, path in files)
+    jobs = parallel.worker_count(run.args.jobs, sizes)
     if jobs == 1:
         for item in _progress(files, len(files), run.args.quiet):
             _check_one(run, item)
@@ -275,7 +276,7 @@ def _check_files(run: CheckRun, files: list[tuple[str, Path]]) -> None:
     done = 0
     try:
         outcomes = parallel.ordered_map(_check_in_worker, files, jobs, _start_worker,
-                                        (run.args, run.config, run.configs))
+                                        (run.args, run.config, run.configs), costs=sizes)
         for outcome in _progress(outcomes, len(files), run.args.quiet):
             run.merge(outcome)
             done += 1

@@ -39,8 +39,13 @@ def worker_count(requested: int | None, sizes: list[int]) -> int:
     return max(1, min(available_cores(), len(sizes), sum(sizes) // MIN_BYTES_PER_WORKER))
 
 
-def ordered_map(function: Callable, items: list, jobs: int, initializer: Callable, initargs: tuple) -> Iterator:
+def ordered_map(function: Callable, items: list, jobs: int, initializer: Callable, initargs: tuple,
+                costs: list[int] | None = None) -> Iterator:
     """`map(function, items)` in `jobs` processes, yielding results in the items' order.
+
+    The items go out most costly first (`costs`, e.g. the files' sizes), in chunks that shrink to
+    one item towards the end, so that the workers finish together: with fixed chunks in the
+    items' order, one worker could still be busy with its last big chunk while the others wait.
 
     Raises WorkerDied when a worker ends abruptly; the results before it were yielded."""
     methods = multiprocessing.get_all_start_methods()
@@ -49,10 +54,14 @@ def ordered_map(function: Callable, items: list, jobs: int, initializer: Callabl
                                initargs=(initializer, initargs))
     done = 0
     try:
-        chunk = max(1, len(items) // (jobs * 8))  # small enough to balance uneven files
-        for result in pool.map(function, items, chunksize=chunk):
-            yield result
-            done += 1
+        futures = [(chunk, pool.submit(_map_chunk, function, [items[index] for index in chunk]))
+                   for chunk in _chunks(_costliest_first(len(items), costs), jobs)]
+        ready: dict[int, object] = {}  # results that arrived before the ones in front of them
+        for chunk, future in futures:
+            ready.update(zip(chunk, future.result()))
+            while done in ready:
+                yield ready.pop(done)
+                done += 1
     except BrokenProcessPool as error:
         raise WorkerDied(done, error) from error
     except BaseException:  # Ctrl-C, or the consumer stopped: do not wait for the others' work
@@ -60,6 +69,27 @@ def ordered_map(function: Callable, items: list, jobs: int, initializer: Callabl
         raise
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _costliest_first(count: int, costs: list[int] | None) -> list[int]:
+    """The items' indexes, the most costly first (ties in the items' order)."""
+    if costs is None:
+        return list(range(count))
+    return sorted(range(count), key=lambda index: -costs[index])
+
+
+def _chunks(order: list[int], jobs: int) -> Iterator[list[int]]:
+    """`order` cut into chunks of a 4th of each worker's share of what is left (guided
+    scheduling): few messages while much is left, single items at the end."""
+    start = 0
+    while start < len(order):
+        size = max(1, (len(order) - start) // (jobs * 4))
+        yield order[start:start + size]
+        start += size
+
+
+def _map_chunk(function: Callable, chunk: list) -> list:
+    return [function(item) for item in chunk]
 
 
 def _start_worker(initializer: Callable, initargs: tuple) -> None:
