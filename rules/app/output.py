@@ -250,6 +250,8 @@ def char_width(char: str) -> int:
 
 def display_width(text: str, start: int = 0) -> int:
     """Terminal columns of `text` printed from column `start`; tabs go to the next multiple of 8."""
+    if text.isascii() and "\t" not in text:
+        return len(text)  # every ASCII character but the tab is one column (char_width)
     column = start
     for char in text:
         column = column + 8 - column % 8 if char == "\t" else column + char_width(char)
@@ -259,6 +261,8 @@ def display_width(text: str, start: int = 0) -> int:
 def expand_tabs(text: str) -> str:
     """`text` with each tab replaced by spaces up to the next multiple of 8 terminal columns
     (str.expandtabs counts characters, which puts a tab after wide characters elsewhere)."""
+    if "\t" not in text:
+        return text
     out, column = [], 0
     for char in text:
         if char == "\t":
@@ -271,9 +275,16 @@ def expand_tabs(text: str) -> str:
     return "".join(out)
 
 
+_lines_of: tuple[str, list[str]] = ("", [""])  # the last text split: findings come sorted by file
+
+
 def _snippet(source: str | Notebook, diag: Diagnostic, style: Style) -> list[str]:
+    global _lines_of
     text = source.source if isinstance(source, Notebook) else source
-    lines = line_texts(text)
+    cached = _lines_of  # read once: another thread may render too
+    if cached[0] is not text:
+        cached = _lines_of = (text, line_texts(text))
+    lines = cached[1]
     span = diag.span
     if not 1 <= span.line <= len(lines) or not lines[span.line - 1].strip():
         return []
