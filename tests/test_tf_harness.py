@@ -187,3 +187,43 @@ def test_numpy_behavior_switch_does_not_leak_into_the_next_program():
     # np.mean on a tensor must leave TensorFlow again (no .mean method to dispatch to)
     outcome = run_program(NUMPY_IN_LOSS.replace("model(x, training=True).numpy()", "np.mean(model(x, training=True), axis=1, keepdims=True)"), "np.py")
     assert outcome.no_gradient, outcome.describe()
+
+
+DATASET_LOOP_IN_FUNCTION = """\
+import tensorflow as tf
+
+ds = tf.data.Dataset.from_tensor_slices(tf.range(6, dtype=tf.float32)).batch(2)
+
+
+@tf.function
+def total(ds):
+    s = tf.constant(0.0)
+    for batch in ds:
+        s += tf.reduce_sum(batch) * 2.0
+    return s
+
+
+# AutoGraph needs the source: without it, to_code raises (and the loop, left as Python, would
+# iterate symbolic elements of the dataset forever).
+converted = tf.autograph.to_code(total.python_function)
+assert "for_stmt" in converted, converted
+assert total(ds).numpy() == 30.0
+ops = {op.type for op in total.get_concrete_function(ds).graph.get_operations()}
+assert "ReduceDataset" in ops, sorted(ops)
+"""
+
+
+def test_autograph_converts_a_dataset_loop_in_a_tf_function():
+    import linecache
+
+    linecache.cache.pop("loop.py", None)
+    outcome = run_program(DATASET_LOOP_IN_FUNCTION, "loop.py")
+    assert outcome.error is None, outcome.describe()
+    assert "loop.py" not in linecache.cache  # the program's lines are registered for the run only
+    earlier = (1, None, ["x = 1\n"], "loop.py")
+    linecache.cache["loop.py"] = earlier
+    try:
+        assert run_program(DATASET_LOOP_IN_FUNCTION.replace("== 30.0", "== 31.0"), "loop.py").raised("AssertionError")
+        assert linecache.cache["loop.py"] is earlier
+    finally:
+        linecache.cache.pop("loop.py", None)

@@ -3,7 +3,10 @@
 Not a test module: tests import it. TensorFlow is imported once (when this module is imported);
 each program is then executed with `exec` in a fresh `__main__` module namespace, after
 `keras.backend.clear_session()` and fixed seeds, while `tf.GradientTape.gradient` and
-`tf.GradientTape.jacobian` are patched to record what they return.
+`tf.GradientTape.jacobian` are patched to record what they return. The source is registered in
+`linecache` under the program's filename for the run, so `inspect.getsource` finds it as it would
+for a script on disk and AutoGraph converts the program's `tf.function`s (a `for batch in dataset`
+loop becomes a graph while loop instead of running forever over symbolic elements).
 
 Recording: every outermost call (calls made by TensorFlow from inside another recorded call, such
 as the per-row gradients of `jacobian`, are not recorded separately) appends one list: the
@@ -16,6 +19,7 @@ once per execution, exactly like an eager one.
 from __future__ import annotations
 
 import builtins
+import linecache
 import logging
 import os
 import random
@@ -275,11 +279,33 @@ def _reset_state() -> None:
     tf.random.set_seed(SEED)
 
 
+class _SourceLines:
+    """`source` registered in `linecache` as the text of `filename` while the program runs: the
+    lookups AutoGraph makes through `inspect.getsource` then succeed as for a file on disk (an
+    entry whose mtime is None is never checked against the disk, as for IPython's cells). Any
+    earlier entry for that name is put back afterwards."""
+
+    def __init__(self, source: str, filename: str) -> None:
+        self.filename = filename
+        self.entry = (len(source), None, source.splitlines(keepends=True), filename)
+
+    def __enter__(self) -> None:
+        self.previous = linecache.cache.get(self.filename, _MISSING)
+        linecache.cache[self.filename] = self.entry
+
+    def __exit__(self, *exc: object) -> None:
+        if linecache.cache.get(self.filename) is self.entry:
+            del linecache.cache[self.filename]
+        if self.previous is not _MISSING:
+            linecache.cache[self.filename] = self.previous
+
+
 def run_program(source: str, filename: str = "<program>") -> Outcome:
     """Execute `source` (Python, or notebook JSON when `filename` ends with .ipynb) in this process.
 
     Returns the recorded gradient calls and the exception that ended the program, if any. The
-    GradientTape methods are restored afterwards, whatever happened.
+    GradientTape methods are restored afterwards, whatever happened. While it runs, the source is
+    what `inspect` and `linecache` read for `filename` (so AutoGraph can convert its functions).
     """
     if filename.endswith(".ipynb") and source.lstrip().startswith("{"):
         source = notebook_source(source)  # (an already joined notebook is run as it is)
@@ -298,7 +324,7 @@ def run_program(source: str, filename: str = "<program>") -> Outcome:
     saved_state = _GlobalTFState()
     _reset_state()
     try:
-        with warnings.catch_warnings():
+        with warnings.catch_warnings(), _SourceLines(source, filename):
             warnings.simplefilter("ignore")
             for name, original in originals.items():
                 setattr(_GradientTape, name, recorder.wrap(original))

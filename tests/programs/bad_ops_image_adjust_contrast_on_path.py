@@ -1,7 +1,7 @@
 # expect: GG405@25
-# tensorflow: raises LookupError
+# tensorflow: raises StagingError
 # fixed: nofix
-# shape: image-to-image generator whose output goes through tf.image.adjust_contrast before the pixel loss (AdjustContrastv2 has no registered gradient: the tape raises LookupError)
+# shape: image-to-image generator whose output goes through tf.image.adjust_contrast before the pixel loss (AdjustContrastv2 has no registered gradient: the tape raises LookupError, which AutoGraph re-raises from the traced train_step as StagingError "in user code: ... LookupError: gradient registry has no entry for: AdjustContrastv2")
 # family: 4
 import numpy as np
 import tensorflow as tf
