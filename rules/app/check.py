@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import difflib
 import functools
 import sys
 from collections.abc import Callable, Iterable, Iterator
@@ -211,6 +210,8 @@ def _diff(document: Document, new_text: str) -> list[str]:
 
 
 def _unified(old: str, new: str, label: str) -> str:
+    import difflib  # only for --diff
+
     lines = difflib.unified_diff(split_lines(old), split_lines(new), label, label)
     return "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in lines)
 

@@ -7,7 +7,6 @@ configuration, file-writing or internal error.
 from __future__ import annotations
 
 import argparse
-import difflib
 import importlib
 import io
 import json
@@ -267,6 +266,8 @@ def run_rule(args: argparse.Namespace) -> int:
     rule = registry.rule_by_code(args.code) or next((r for r in rules if r.name == args.code.lower()), None)
     if rule is None and builtin is None:
         choices = [r.code for r in rules] + [r.name for r in rules] + list(CLI_CODES)
+        import difflib  # only for a mistyped rule
+
         close = difflib.get_close_matches(args.code.upper(), choices, n=3, cutoff=0.5)
         close += difflib.get_close_matches(args.code.lower(), choices, n=3, cutoff=0.5)
         hint = f"; did you mean {', '.join(dict.fromkeys(close))}?" if close else "; see `gradguard rule --all`"

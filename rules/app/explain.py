@@ -17,11 +17,10 @@ import argparse
 import json
 import re
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .. import api
 from ..diagnostics import Span
-from ..lens.lens import Lens, SinkExplanation
-from ..lens.tree import draw, sink_branches
 from ..model.inference import Budget, JediResolver
 from ..model.record import recording
 from ..project.config import load_config, load_config_file
@@ -29,6 +28,9 @@ from ..project.files import project_root
 from ..source.notebook import Notebook, NotebookError, relabel_lines
 from .files import decode
 from .output import place
+
+if TYPE_CHECKING:  # the lens is imported when something is explained, not by every `gradguard` start
+    from ..lens.lens import Lens, SinkExplanation
 
 _POSITION = re.compile(r"^(?P<path>.+?):(?:cell\s*(?P<cell>\d+):)?(?P<line>\d+)(?::(?P<col>\d+))?$")
 
@@ -61,6 +63,9 @@ def run_explain(args: argparse.Namespace, error) -> int:
 
 def explain(position: str, config_file: str | None = None, jedi: bool = True) -> dict:
     """The explanation at `position` as a JSON-ready dict; its "tree" is the text output's lines."""
+    from ..lens.lens import Lens
+    from ..lens.tree import draw
+
     match = _POSITION.match(position)
     if match is None:
         raise BadInput(f"expected FILE:LINE[:COL] (or FILE.ipynb:cellN:LINE[:COL]), got {position!r}")
@@ -156,6 +161,8 @@ def _joined_position(match: re.Match, notebook: Notebook | None, source: str, di
 
 
 def _sink_report(explanation: SinkExplanation, display: str, here: str, span: Span, at, where, relabel) -> dict:
+    from ..lens.tree import sink_branches
+
     sources = []
     for source in explanation.sources:
         sources.append({

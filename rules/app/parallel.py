@@ -3,15 +3,18 @@
 The analysis is pure Python, so threads would share one core. Workers are forked where the
 platform can (Linux: they start in milliseconds with everything already imported) and spawned
 elsewhere. A worker ignores Ctrl-C: the parent stops them all and reports the interruption once.
+multiprocessing and concurrent.futures are imported only when workers are started (a check of a
+few small files never needs them).
 """
 from __future__ import annotations
 
-import multiprocessing
 import os
 import signal
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from concurrent.futures import ProcessPoolExecutor
 
 MIN_BYTES_PER_WORKER = 64_000  # below this a worker costs more to start than it saves
 
@@ -48,6 +51,10 @@ def ordered_map(function: Callable, items: list, jobs: int, initializer: Callabl
     items' order, one worker could still be busy with its last big chunk while the others wait.
 
     Raises WorkerDied when a worker ends abruptly; the results before it were yielded."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
+
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else None)
     pool = ProcessPoolExecutor(jobs, mp_context=context, initializer=_start_worker,

@@ -24,10 +24,8 @@ without `extend`), so `gradguard check .` and `gradguard check sub` configure `s
 """
 from __future__ import annotations
 
-import difflib
 import os
 import re
-import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
@@ -247,6 +245,8 @@ def _has_table(pyproject: Path) -> bool:
 
 
 def _read_toml(path: Path) -> dict:
+    import tomllib  # only where a pyproject.toml or gradguard.toml is read
+
     try:
         text = path.read_text(encoding="utf-8")
         return tomllib.loads(text)
@@ -384,6 +384,8 @@ def _cli_codes(option: str, value: str) -> tuple[str, ...]:
 
 
 def _did_you_mean(word: str, choices) -> str:
+    import difflib  # only for a mistyped setting
+
     close = difflib.get_close_matches(word, list(choices), n=3)
     return f" (did you mean {', '.join(map(repr, close))}?)" if close else ""
 
