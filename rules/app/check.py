@@ -4,6 +4,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import functools
+import os
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -67,6 +68,7 @@ class CheckRun:
     report_stream: object = None  # stdout, or stderr when stdout carries the fixed stdin
     crashed: bool = False  # the analyzer raised on some file
     resolvers: dict[Path, JediResolver] = field(default_factory=dict)  # one per project root
+    roots: dict[str, Path] = field(default_factory=dict)  # a folder's project root (see _project_root)
     deferred_errors: list[str] | None = None  # in a worker: errors for the parent to print
     results: list[tuple[Path, str, list[Diagnostic]]] = field(default_factory=list)  # (path, key, found)
     caches: dict[Path, ResultCache] = field(default_factory=dict)  # one per project root
@@ -103,8 +105,8 @@ class CheckRun:
     def check_document(self, document: Document) -> str | None:
         """Report one document; returns its fixed text when it changed."""
         config_path = document.display if document.path is None else str(document.path)
-        cross_module = self._cross_module(document)
         config = self.config_for(document.path)
+        cross_module = self._cross_module(document, config)
         lint_python = lambda source: lint(source, document.display, config, config_path, **cross_module)  # noqa: E731
         try:
             if not (self.args.fix or self.args.diff):
@@ -161,15 +163,27 @@ class CheckRun:
             self.caches[root] = ResultCache(root)
         return self.caches[root]
 
-    def _cross_module(self, document: Document) -> dict:
+    def _cross_module(self, document: Document, config: Config) -> dict:
         """The jedi resolver of the document's project and a fresh time budget, unless jedi is off."""
-        config = self.config_for(document.path)
         if self.args.no_jedi or not config.jedi or document.path is None:
             return {}
-        root = project_root(document.path, self.config)  # the project's, not a subfolder config's
+        root = self._project_root(document.path)
         if root not in self.resolvers:
             self.resolvers[root] = JediResolver(str(root))
         return {"resolver": self.resolvers[root], "budget": Budget(config.jedi_time_budget)}
+
+    def _project_root(self, path: Path) -> Path:
+        """project_root(path, self.config): the project's, not a subfolder config's; looked up once
+        per folder (it stats each folder above for .git) where every file of the folder has the
+        same answer: no configured root, or the folder is inside it."""
+        folder = os.path.dirname(os.path.abspath(path))
+        root = self.roots.get(folder)
+        if root is None:
+            root = project_root(path, self.config)
+            configured = self.config.root
+            if configured is None or _within(folder, os.path.abspath(configured)):
+                self.roots[folder] = root
+        return root
 
     def _after_fix(self, document: Document, result: FixOutcome, lint_python) -> str | None:
         fixed_text = result.target.text
@@ -196,6 +210,10 @@ class CheckRun:
             diagnostics = [dataclasses.replace(d, message=relabel_lines(d.message, source.cell_of_line))
                            for d in diagnostics]
         self.findings.extend((document.display, source, d) for d in diagnostics)
+
+
+def _within(folder: str, root: str) -> bool:
+    return folder == root or folder.startswith(root.rstrip(os.sep) + os.sep)
 
 
 def _diff(document: Document, new_text: str) -> list[str]:
@@ -305,9 +323,9 @@ def _start_worker(args: argparse.Namespace, config: Config, configs: Configs | N
 
 
 def _check_in_worker(item: tuple[str, Path]) -> "FileOutcome":
-    # A fresh run per file (empty findings and counts) that keeps the worker's jedi resolvers.
-    run = CheckRun(_worker_run.args, _worker_run.config, resolvers=_worker_run.resolvers, deferred_errors=[],
-                   configs=_worker_run.configs)
+    # A fresh run per file (empty findings and counts) that keeps the worker's jedi resolvers and roots.
+    run = CheckRun(_worker_run.args, _worker_run.config, resolvers=_worker_run.resolvers, roots=_worker_run.roots,
+                   deferred_errors=[], configs=_worker_run.configs)
     _check_one(run, item)
     return FileOutcome(run.findings, run.diffs, run.fixed, run.failed, run.crashed, run.deferred_errors, run.results)
 
