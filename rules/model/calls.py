@@ -205,7 +205,7 @@ class Calls:
             return self.op(join([output, *site.args, *site.keywords.values()]), node, frame)
         if callee.kind == Kind.CALLABLE and isinstance(callee.func, ast.ClassDef):
             info = self.classes.get(callee.func.name)
-            if info is not None and info.is_keras:
+            if info is not None and info.has_variables:
                 return Value(kind=Kind.MODEL, model=self.fresh_origin(node), effect=self.class_effect(info))
             return UNKNOWN
         if callee.kind == Kind.CALLABLE and callee.func is not None:

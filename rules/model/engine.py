@@ -23,7 +23,7 @@ from .expressions import Expressions
 from .facts import Analysis, ClassInfo, Sink, SinkKind, SourceItem, TapeInfo
 from .frame import Frame
 from .layers import Layers
-from .library import KERAS_BASES, KERAS_MODEL_PACKAGES
+from .library import KERAS_BASES, KERAS_MODEL_PACKAGES, TF_MODULES
 from .record import engine_class
 from .sinks import Sinks
 from .statements import Statements
@@ -53,7 +53,8 @@ class Engine(Statements, Expressions, Calls, Layers, Sinks):
         self._nested: dict[int, list[ast.AST]] | None = None  # function → functions defined in it
         self._loop_depth = 0
         self.tape_counter = 0
-        self.replayed_tapes = 0
+        self.unlisted_tapes = 0                          # tapes of replays and `minimize`: not in analysis.tapes
+        self.graph_mode: bool | None = None               # the file is TF1 graph code (library.builds_graphs)
         self.opens_tape: dict[int, bool] = {}            # function → it opens a GradientTape (sinks.py)
 
     def fresh_origin(self, call: ast.AST) -> Origin:
@@ -97,7 +98,8 @@ class Engine(Statements, Expressions, Calls, Layers, Sinks):
             self.classes[node.name] = ClassInfo(node, False, None)
         for cls in self.classes.values():
             cls.is_keras = self._is_keras_class(cls.node, set())
-            if cls.is_keras:
+            cls.is_module = not cls.is_keras and self._is_module_class(cls.node, set())
+            if cls.has_variables:
                 cls.origin = Origin(OriginKind.MODEL, "self", f"class:{cls.node.name}", self.doc.span(cls.node))
             self.analysis.classes.append(cls)
             for item in cls.node.body:
@@ -116,6 +118,16 @@ class Engine(Statements, Expressions, Calls, Layers, Sinks):
                 return True
             local = self.classes.get(name)
             if local and name not in seen and self._is_keras_class(local.node, seen | {name}):
+                return True
+        return False
+
+    def _is_module_class(self, node: ast.ClassDef, seen: set[str]) -> bool:
+        for base in node.bases:
+            if (self.imports.qualname(base) or "") in TF_MODULES:
+                return True
+            name = getattr(base, "id", "")
+            local = self.classes.get(name)
+            if local and name not in seen and self._is_module_class(local.node, seen | {name}):
                 return True
         return False
 

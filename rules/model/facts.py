@@ -27,7 +27,7 @@ class TapeInfo:
     id: str
     name: str
     persistent: bool
-    with_node: ast.With
+    with_node: ast.With | None        # None: the tape `optimizer.minimize(loss_fn)` opens around `loss_fn`
     call_node: ast.Call | None
     gradient_calls: list[ast.Call] = field(default_factory=list)  # each call once, in the order met
     watches_untracked: bool = False   # `watch` was given something the model cannot follow by name
@@ -116,9 +116,18 @@ class MinimizeCall:
 @dataclass
 class ClassInfo:
     node: ast.ClassDef
-    is_keras: bool
-    origin: Origin | None
+    is_keras: bool                    # a Keras layer, model or loss (its `self` is the model)
+    origin: Origin | None             # the variables of an instance: the model's, or the module's
     attrs: dict[str, Value] = field(default_factory=dict)
+    # A plain `tf.Module`: the variables set on `self` are its `trainable_variables` and calling
+    # an instance runs `__call__`; its other methods are not taken for forward passes (TF-Agents'
+    # agents are modules whose methods do anything).
+    is_module: bool = False
+
+    @property
+    def has_variables(self) -> bool:
+        """An instance owns the variables its `__init__`/`build` set on `self`."""
+        return self.is_keras or self.is_module
 
 
 @dataclass

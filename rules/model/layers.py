@@ -44,13 +44,13 @@ class Layers:
         if key in self.effects:
             return self.effects[key]
         self.effects[key] = None  # recursion guard: a `call` that calls `self(...)`
-        call = next((m for m in cls.node.body if isinstance(m, ast.FunctionDef) and m.name == "call"), None)
+        call = forward_method(cls)
         effect = None
-        if call is not None and cls.is_keras and cls.origin is not None:
+        if call is not None and cls.has_variables and cls.origin is not None:
             self.ensure_attributes(cls)
             summary = self.summary(call, cls)
             if summary is not None:
-                effect = _effect_of_summary(summary, cls.origin, f"`{cls.node.name}.call`", name=cls.node.name)
+                effect = _effect_of_summary(summary, cls.origin, f"`{cls.node.name}.{call.name}`", name=cls.node.name)
         if cls.is_keras and any(v.effect is not None and v.effect.stateful for v in cls.attrs.values()):
             effect = evolve(effect or LayerEffect(name=cls.node.name), stateful=True)  # `self.bn = BatchNormalization()`
         self.effects[key] = effect
@@ -226,6 +226,12 @@ class Layers:
 def _layer_part(model: Origin, layer: Origin) -> Origin:
     return evolve(model, key=f"{model.key}#{layer.key}", part=f"in `{layer.name}`", part_of=model.key,
                   span=layer.span)
+
+
+def forward_method(cls: ClassInfo) -> ast.FunctionDef | None:
+    """A Keras class's `call`, or a `tf.Module`'s `__call__`."""
+    methods = {m.name: m for m in cls.node.body if isinstance(m, ast.FunctionDef)}
+    return methods.get("call") or methods.get("__call__")
 
 
 def _effect_of_summary(summary: Value, own: Origin | None, inside: str, param: int = 1,

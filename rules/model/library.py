@@ -9,6 +9,9 @@ KERAS_MODEL_FACTORIES = (
 )
 KERAS_MODEL_PREFIXES = ("keras.layers.", "keras.applications.", "tensorflow_hub.")
 KERAS_BASES = {"Model", "Layer", "Sequential", "Loss"}
+# `tf.Module`: variables set on `self` are tracked (`trainable_variables`) and `__call__` is the
+# forward pass, as a Keras layer's `call` is.
+TF_MODULES = {"tensorflow.Module", "tensorflow.compat.v2.Module"}
 KERAS_MODEL_PACKAGES = ("keras.layers.", "keras.models.", "keras.losses.", "keras.applications.", "keras.src.layers.",
                         "keras.src.models.", "keras.src.losses.")
 TENSOR_ATTRS_WITHOUT_GRADIENT = {"shape", "dtype", "ndim", "name", "device", "size", "graph", "op"}
@@ -46,3 +49,32 @@ def is_integer_dtype(node: ast.AST, imports) -> bool:
     `tf.bool`, `"bool"` (as written: a constant string, or a name the imports resolve)."""
     text = str(node.value) if isinstance(node, ast.Constant) else (imports.qualname(node) or "").rsplit(".", 1)[-1]
     return text.startswith(("int", "uint", "qint", "quint", "bool"))
+
+
+# What only TensorFlow 1 graph code uses: there `minimize(loss_tensor)` is how training is written.
+_GRAPH_APIS = ("tensorflow.Session", "tensorflow.placeholder", "tensorflow.Graph", "tensorflow.estimator.",
+               "tensorflow.compat.v1.Session", "tensorflow.compat.v1.placeholder", "tensorflow.compat.v1.Graph",
+               "tensorflow.compat.v1.estimator.", "tensorflow.compat.v1.disable_eager_execution",
+               "tensorflow.compat.v1.disable_v2_behavior", "tensorflow.disable_eager_execution",
+               "tensorflow.disable_v2_behavior", "tensorflow_estimator.",
+               # variables initialised for a session; a branch on the mode (`if tf.executing_eagerly(): return`)
+               "tensorflow.compat.v1.global_variables_initializer", "tensorflow.global_variables_initializer",
+               "tensorflow.executing_eagerly", "tensorflow.compat.v1.executing_eagerly")
+# `tf.test.TestCase`'s graph sessions: `with self.cached_session() as sess: sess.run(train_op)`.
+_TEST_SESSIONS = {"cached_session", "test_session"}
+_TF1_ONLY_OPTIMIZER = "tensorflow.train."  # gone in TensorFlow 2 (there: tf.compat.v1.train)
+
+
+def builds_graphs(doc) -> bool:
+    """The file is TensorFlow 1 graph code: it imports `tensorflow.compat.v1` as its `tf`, or uses
+    sessions (a test case's too), placeholders, graphs, Estimators, TF1-only optimizers or a test
+    of the execution mode anywhere."""
+    if doc.imports.tensorflow_v1_as_tf:
+        return True
+    for node in doc.nodes_of(ast.Attribute):
+        qual = doc.imports.qualname(node) or ""
+        if qual.startswith(_GRAPH_APIS) or (qual.startswith(_TF1_ONLY_OPTIMIZER) and qual.endswith("Optimizer")):
+            return True
+        if node.attr in _TEST_SESSIONS and isinstance(node.value, ast.Name) and node.value.id == "self":
+            return True
+    return False

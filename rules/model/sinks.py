@@ -6,7 +6,7 @@ import ast
 
 from .facts import Sink, SinkKind, SourceItem, TapeInfo, name_key, watched_key
 from .frame import Frame
-from .library import GRADIENT_METHODS
+from .library import GRADIENT_METHODS, builds_graphs
 from .values import UNKNOWN, Grad, Kind, Origin, OriginKind, Site, Value, evolve, join
 
 
@@ -109,7 +109,8 @@ class Sinks:
         if not frame.records_facts or loss is None or loss.kind != Kind.CALLABLE or loss.func is None:
             return
         func = loss.func
-        inner = Frame({}, frame, func, cls=frame.cls, tapes=frame.tapes)
+        tape = self._minimize_tape(site)
+        inner = Frame({}, frame, func, cls=frame.cls, tapes=frame.tapes + ((tape,) if tape else ()))
         if isinstance(func, ast.Lambda):
             inner.returns.append(self.eval(func.body, inner))
         elif isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -120,8 +121,23 @@ class Sinks:
         source_node = _argument(node, 1, "var_list")
         sources = self._source_items(source_node, frame) if source_node is not None else None
         self.analysis.sinks.append(
-            Sink(SinkKind.MINIMIZE, node, node.args[0] if node.args else node, join(inner.returns), sources, None,
-                 self._callee(node), frame.function, source_node))
+            Sink(SinkKind.MINIMIZE, node, node.args[0] if node.args else node, join(inner.returns), sources, tape,
+                 _minimize_callee(self.doc, node), frame.function, source_node))
+
+    def _minimize_tape(self, site: Site) -> TapeInfo | None:
+        """`optimizer.minimize(loss_fn)` calls `loss_fn` under a tape of its own: what `loss_fn`
+        reads that was computed before (`output = model(x)` earlier) was never recorded. A Keras 3
+        optimizer has no `minimize` at all (GG308 says so): no tape."""
+        optimizer = site.receiver
+        if optimizer is None or optimizer.kind == Kind.OPTIMIZER and optimizer.keras3 or self._graph_mode():
+            return None  # graph code (TF1 sessions): `minimize` builds `tf.gradients` over the whole graph
+        self.unlisted_tapes += 1
+        return TapeInfo(f"minimize#{self.unlisted_tapes}", "minimize", False, None, site.node)
+
+    def _graph_mode(self) -> bool:
+        if self.graph_mode is None:
+            self.graph_mode = builds_graphs(self.doc)
+        return self.graph_mode
 
     def _record_compute_loss_sink(self, site: Site, model: Value, frame: Frame) -> None:
         if not frame.records_facts or model.model is None:
@@ -199,6 +215,13 @@ class Sinks:
         value = frame.lookup(key)
         if value is not None:
             self.analysis.record_truth_test(test, node, value)
+
+
+def _minimize_callee(doc, node: ast.Call) -> str:
+    """`optimizer.minimize`; `minimize` when the optimizer is built in the call itself
+    (`tf.compat.v1.train.AdamOptimizer(0.4).minimize`)."""
+    text = doc.short(node.func, 32)
+    return text if len(text) <= 32 and not isinstance(node.func.value, ast.Call) else "minimize"
 
 
 def _argument(node: ast.Call, index: int, keyword: str) -> ast.AST | None:

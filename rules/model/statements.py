@@ -139,8 +139,8 @@ class Statements:
             return existing
         name = item.optional_vars.id if isinstance(item.optional_vars, ast.Name) else "tape"
         if frame.replaying() is not None:  # the tape of one call's replay: the file's tapes are the function's
-            self.replayed_tapes += 1
-            return TapeInfo(f"{name}#replay{self.replayed_tapes}", name, self._persistent(call), stmt, call)
+            self.unlisted_tapes += 1
+            return TapeInfo(f"{name}#replay{self.unlisted_tapes}", name, self._persistent(call), stmt, call)
         self.tape_counter += 1
         tape = TapeInfo(f"{name}#{self.tape_counter}", name, self._persistent(call), stmt, call)
         self.analysis.tapes.append(tape)
@@ -202,14 +202,14 @@ class Statements:
     def _name_new_origin(self, key: str, value: Value, frame: Frame, value_node: ast.AST | None) -> Value:
         """A model or variable created by this statement is named after its target; one stored on
         a Keras model's `self` is tracked by it (its variables are the model's)."""
-        tracked = key.startswith("self.") and frame.cls is not None and frame.cls.is_keras
+        tracked = key.startswith("self.") and frame.cls is not None and frame.cls.has_variables
         if tracked and value.kind in (Kind.MODEL, Kind.VARIABLE) and value.model is not None \
                 and value.model.kind is OriginKind.MODEL and not isinstance(value_node, ast.Call):
             return evolve(value, model=frame.cls.origin)  # `self.encoder = encoder` in `__init__`
         fresh = isinstance(value_node, ast.Call) and value.kind in (Kind.MODEL, Kind.VARIABLE)
         if not fresh or (value.model is not None and value.model.kind is not OriginKind.NEW):
             return value
-        if key.startswith("self.") and frame.cls is not None and frame.cls.is_keras:
+        if key.startswith("self.") and frame.cls is not None and frame.cls.has_variables:
             return evolve(value, model=frame.cls.origin)  # sub-layers and weights belong to the model
         if value.model is None:
             return value  # e.g. a non-trainable variable

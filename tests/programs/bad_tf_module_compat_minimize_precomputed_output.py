@@ -1,10 +1,9 @@
-# expect: GG301@22
+# expect: GG301@21
 # tensorflow: none
 # fixed: nofix
 # shape: a `tf.Module` Dense layer is called once outside any tape (`output = test(...)`), and `loss_fn` closes over that finished output; `tf.compat.v1.train.AdamOptimizer(0.4).minimize(loss_fn, var_list=test.trainable_variables)` runs the closure under its own tape, sees no variable read and raises "No gradients provided for any variable"
 # source: https://github.com/tensorflow/tensorflow/issues/51489
 # family: 7
-# gap: gradguard does not see that `minimize(loss_fn, ...)` runs `loss_fn` under its own tape while `loss_fn` closes over `output`, computed before by the `tf.Module`'s `__call__`; GG301 looks for `with tf.GradientTape()` blocks, and GG308 checks Keras optimizers, not a tf.compat.v1 one given a callable
 import tensorflow as tf
 
 

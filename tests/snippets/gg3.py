@@ -41,6 +41,21 @@ def train_step(pred, y):
 x = tf.random.normal([8, 3])
 grads = train_step(model(x), tf.ones([8, 1]))
 '''),
+    Invalid("GG301", "minimize_lambda_returns_precomputed_cost", '''\
+import tensorflow as tf
+
+w = tf.Variable([1.0, -2.0])
+optimizer = tf.compat.v1.train.GradientDescentOptimizer(0.1)
+cost = tf.reduce_sum(tf.square(w * 3.0))
+optimizer.minimize(lambda: cost, var_list=[w])
+'''),
+    Valid("GG301", "minimize_lambda_computes_cost", '''\
+import tensorflow as tf
+
+w = tf.Variable([1.0, -2.0])
+optimizer = tf.compat.v1.train.GradientDescentOptimizer(0.1)
+optimizer.minimize(lambda: tf.reduce_sum(tf.square(w * 3.0)), var_list=[w])
+'''),
     Valid("GG301", "inputs_passed_to_tape_function", '''\
 import tensorflow as tf
 

@@ -17,7 +17,9 @@ class OutsideTape(CheckRule):
     what = "`tape.gradient(loss, ...)` differentiates a value whose computation from the model's " \
            "variables was not (entirely) recorded by that tape: the model was called before the `with` " \
            "block (or by a caller that hands the prediction to the function opening the tape), or the " \
-           "loss was computed after it ended. A break on the same model's other paths is " \
+           "loss was computed after it ended. The same holds for the tape `optimizer.minimize(loss_fn)` " \
+           "opens around `loss_fn`: a function that returns a loss (or uses an output) computed before " \
+           "the call gives it nothing to differentiate. A break on the same model's other paths is " \
            "reported once this is fixed: the path the tape never saw comes first."
     why = "A tape records only the operations that run while it is active. Operations before the `with` " \
           "block or after it are invisible to it, so it sees no connection from the variables to the loss."
@@ -53,7 +55,7 @@ grads = tape.gradient(loss, model.trainable_variables)
     def check(self, analysis):
         out = []
         for sink in analysis.sinks:
-            if sink.kind is not SinkKind.GRADIENT or sink.tape is None:
+            if sink.kind not in (SinkKind.GRADIENT, SinkKind.MINIMIZE) or sink.tape is None:
                 continue
             status = sink_status(analysis, sink)  # a variable rebound to a tensor is GG304's
             severity = dead_severity(status)
@@ -62,15 +64,28 @@ grads = tape.gradient(loss, model.trainable_variables)
                     continue
                 grad = min(paths.untaped, key=lambda g: g.dropped_at or g.site)
                 where = grad.dropped_at or grad.site
-                text = analysis.doc.short_span(where)
-                message = (f"`{text}` runs outside the `with` block of `{sink.tape.name}`, so the tape never "
-                           f"records it; " + sink_phrase(sink, [origin], severity.value == "warning"))
-                related = (Related(analysis.doc.span(sink.tape.with_node.items[0].context_expr),
-                                   f"`{sink.tape.name}` records only inside this block"),
-                           Related(analysis.doc.span(sink.node), "the gradient is asked for here"))
-                if sink.call_site is not None:  # the value came in as an argument of this call
-                    related += (Related(analysis.doc.span(sink.call_site),
-                                        f"`{analysis.doc.short(sink.call_site)}` passes it to the tape's function here"),)
-                related += guess_notes(analysis.doc, origins=[origin])
+                message = _unrecorded(analysis.doc, sink, where) + sink_phrase(sink, [origin], severity.value == "warning")
+                related = _tape_notes(analysis.doc, sink) + guess_notes(analysis.doc, origins=[origin])
                 out.append(Diagnostic(self.code, severity, message, where, related))
         return out
+
+
+def _unrecorded(doc, sink, where) -> str:
+    text = doc.short_span(where)
+    if sink.tape.with_node is None:  # `optimizer.minimize(loss_fn)`: its own tape, around `loss_fn` only
+        return (f"`{text}` runs before `minimize` calls `{doc.short(sink.target_node)}`, so the tape "
+                f"`minimize` opens never records it; ")
+    return f"`{text}` runs outside the `with` block of `{sink.tape.name}`, so the tape never records it; "
+
+
+def _tape_notes(doc, sink) -> tuple[Related, ...]:
+    if sink.tape.with_node is None:
+        return (Related(doc.span(sink.node), f"`minimize` records only what `{doc.short(sink.target_node)}` "
+                                             f"computes when it calls it"),)
+    notes = (Related(doc.span(sink.tape.with_node.items[0].context_expr),
+                     f"`{sink.tape.name}` records only inside this block"),
+             Related(doc.span(sink.node), "the gradient is asked for here"))
+    if sink.call_site is not None:  # the value came in as an argument of this call
+        notes += (Related(doc.span(sink.call_site), f"`{doc.short(sink.call_site)}` passes it to the tape's "
+                                                     f"function here"),)
+    return notes

@@ -6,6 +6,7 @@ import ast
 from ...diagnostics import Diagnostic, Safety, Edit
 from ..edits import in_place_of, make_fix, tensorflow_alias
 from ..rule import CheckRule
+from ...model.library import builds_graphs
 from ...model.values import Kind
 
 
@@ -66,7 +67,7 @@ optimizer.apply_gradients(zip(grads, [w]))
                 fixes = self._fixes(doc, call, parents) if callable_loss else ()
             elif not callable_loss and (loss.live or loss.cut or loss.kind == Kind.TENSOR) \
                     and not any(k.arg == "tape" for k in call.keywords) \
-                    and not _builds_graphs(doc):
+                    and not builds_graphs(doc):
                 # Keras 2 takes a tensor with its tape, TF1 graph code takes one; the graph test
                 # comes last: it reads the whole file.
                 message = (f"`minimize` is given the tensor `{doc.short(call.args[0]) if call.args else 'loss'}`; "
@@ -97,32 +98,3 @@ optimizer.apply_gradients(zip(grads, [w]))
         span = doc.span(statement)
         return (make_fix("Rewrite as a `GradientTape` step with `apply_gradients`", Safety.UNSAFE,
                          [Edit(span, text), *imports], preferred=True),)
-
-
-# What only TensorFlow 1 graph code uses: there `minimize(loss_tensor)` is how training is written.
-_GRAPH_APIS = ("tensorflow.Session", "tensorflow.placeholder", "tensorflow.Graph", "tensorflow.estimator.",
-               "tensorflow.compat.v1.Session", "tensorflow.compat.v1.placeholder", "tensorflow.compat.v1.Graph",
-               "tensorflow.compat.v1.estimator.", "tensorflow.compat.v1.disable_eager_execution",
-               "tensorflow.compat.v1.disable_v2_behavior", "tensorflow.disable_eager_execution",
-               "tensorflow.disable_v2_behavior", "tensorflow_estimator.",
-               # variables initialised for a session; a branch on the mode (`if tf.executing_eagerly(): return`)
-               "tensorflow.compat.v1.global_variables_initializer", "tensorflow.global_variables_initializer",
-               "tensorflow.executing_eagerly", "tensorflow.compat.v1.executing_eagerly")
-# `tf.test.TestCase`'s graph sessions: `with self.cached_session() as sess: sess.run(train_op)`.
-_TEST_SESSIONS = {"cached_session", "test_session"}
-_TF1_ONLY_OPTIMIZER = "tensorflow.train."  # gone in TensorFlow 2 (there: tf.compat.v1.train)
-
-
-def _builds_graphs(doc) -> bool:
-    """The file is TensorFlow 1 graph code: it imports `tensorflow.compat.v1` as its `tf`, or uses
-    sessions (a test case's too), placeholders, graphs, Estimators, TF1-only optimizers or a test
-    of the execution mode anywhere."""
-    if doc.imports.tensorflow_v1_as_tf:
-        return True
-    for node in doc.nodes_of(ast.Attribute):
-        qual = doc.imports.qualname(node) or ""
-        if qual.startswith(_GRAPH_APIS) or (qual.startswith(_TF1_ONLY_OPTIMIZER) and qual.endswith("Optimizer")):
-            return True
-        if node.attr in _TEST_SESSIONS and isinstance(node.value, ast.Name) and node.value.id == "self":
-            return True
-    return False
