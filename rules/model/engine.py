@@ -257,6 +257,8 @@ class Engine(Statements, Expressions, Calls, Layers, Sinks):
         else:
             self.exec_block(node.body, frame)
         result = join(frame.returns) if frame.returns else UNKNOWN
+        if len(frame.returns) == 1 and frame.returns[0].items:  # `return decoded, z_mean, z_log_var`
+            result = evolve(result, items=frame.returns[0].items)
         if frame.returns and all(r.kind == Kind.MODEL for r in frame.returns):
             result = Value(kind=Kind.MODEL, model=frame.returns[0].model, effect=frame.returns[0].effect)
         self.summaries[key] = result

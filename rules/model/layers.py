@@ -177,6 +177,9 @@ class Layers:
     def run_layer(self, model: Value, site: Site, frame: Frame) -> Value:
         """`layer(x)`: its output depends on its variables, on the models it is built from
         (`contains`) and on its inputs, except what it cuts."""
+        return self._mark_sublayer(self._layer_output(model, site, frame), site, model, frame)
+
+    def _layer_output(self, model: Value, site: Site, frame: Frame) -> Value:
         effect = self.effect_of(model)
         if effect is not None and effect.stateful and model.model is not None:
             self.stateful_layers[model.model.key] = effect.name  # for a functional model built on its output
@@ -204,7 +207,10 @@ class Layers:
                 part = _part(model.model, effect)
                 cut |= {Cut(brk, g) for g in inner_dead} | {Cut(brk, evolve(g, origin=part)) for g in output.live}
             output = Value(output.live | inner_live, frozenset(cut), output.kind)
-        if effect.outputs is not None and model.model is not None and effect.weights_cut is None and output.live:
+        # Not for a class's own `self(x)`: there `self.encoder.trainable_variables` is the model's
+        # variables too, so which sub-layer was asked about is not known.
+        if effect.outputs is not None and model.model is not None and effect.weights_cut is None and output.live \
+                and not (frame.cls is not None and model.model == frame.cls.origin):
             output = self._per_output(model.model, effect.outputs, output, span)
         # Still live, and a gradient call that reaches them raises: both are true.
         if effect.weights_raises is not None:
@@ -221,6 +227,22 @@ class Layers:
         if output.items:  # `action, value = model(x)`: each output with its own layers
             result = evolve(result, items=tuple(self.op(join([item, *rest]), site.node, frame) for item in output.items))
         return result
+
+    def _mark_sublayer(self, result: Value, site: Site, model: Value, frame: Frame) -> Value:
+        """In the summary of a class's `call`, `self.decoder(z)` also carries the sub-layer itself
+        (a part of the class's origin), so the summary tells which sub-layers reach which of its
+        outputs. Only there: elsewhere a sub-layer is the model (its variables are the model's)."""
+        cls, func = frame.cls, site.node.func
+        if not (frame.summary and cls is not None and cls.origin is not None and model.model == cls.origin
+                and isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "self"
+                and frame.function is forward_method(cls)):
+            return result
+        span = self.doc.span(func)
+        sublayer = Origin(OriginKind.MODEL, f"self.{func.attr}", f"{cls.origin.key}.{func.attr}", span,
+                          part_of=cls.origin.key)
+        grad = Grad(sublayer, span, None)
+        items = tuple(evolve(i, live=i.live | {grad}) for i in result.items) if result.items else result.items
+        return evolve(result, live=result.live | {grad}, items=items)
 
 
 def _layer_part(model: Origin, layer: Origin) -> Origin:
@@ -254,10 +276,11 @@ def _effect_of_summary(summary: Value, own: Origin | None, inside: str, param: i
 
     input_cut, weights_cut = first(is_input), first(is_own)
     input_raises, weights_raises = first(is_input, raising=True), first(is_own, raising=True)
-    if not (input_cut or weights_cut or input_raises or weights_raises):
+    outputs = _layers_by_output(summary, lambda o: own is not None and o.part_of == own.key) if own else None
+    if not (input_cut or weights_cut or input_raises or weights_raises or outputs):
         return None
     return LayerEffect(input_cut=input_cut, weights_cut=weights_cut, name=name, input_raises=input_raises,
-                       weights_raises=weights_raises)
+                       weights_raises=weights_raises, outputs=outputs if weights_cut is None else None)
 
 
 def _sequential_effect(layers: tuple[Value, ...]) -> LayerEffect | None:
@@ -304,12 +327,13 @@ def _compose(effects: tuple[LayerEffect, ...]) -> LayerEffect:
                        part=part, layers=effects, **common)
 
 
-def _layers_by_output(outputs: Value) -> tuple[frozenset[Origin], ...] | None:
+def _layers_by_output(outputs: Value, is_layer=lambda o: o.kind is OriginKind.NEW) -> tuple[frozenset[Origin], ...] | None:
     """For `keras.Model(x, [action, critic])`: the layers each output depends on (layers made in
-    the graph, not whole models it calls: those are `contains`)."""
+    the graph, not whole models it calls: those are `contains`); for a class's `call` returning
+    `(decoded, z_mean, z_log_var)`, its sub-layers (`self.encoder`, `self.decoder`) each reaches."""
     if not outputs.items or len(outputs.items) < 2:
         return None
-    layers = tuple(frozenset(g.origin for g in item.live if g.origin.kind is OriginKind.NEW) for item in outputs.items)
+    layers = tuple(frozenset(g.origin for g in item.live if is_layer(g.origin)) for item in outputs.items)
     return layers if any(layers) and len(set(layers)) > 1 else None
 
 

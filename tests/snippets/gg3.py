@@ -413,6 +413,40 @@ with tf.GradientTape() as tape:
     loss = tf.reduce_mean(probs)
 grads = tape.gradient(loss, model.trainable_variables)
 '''),
+    Invalid("GG302", "subclassed_model_sublayer_output_unused", '''\
+import tensorflow as tf
+import keras
+
+class TwoHeads(keras.Model):
+    def __init__(self):
+        super().__init__()
+        self.policy, self.value = keras.layers.Dense(2), keras.layers.Dense(1)
+    def call(self, x):
+        return self.policy(x), self.value(x)
+
+model = TwoHeads()
+with tf.GradientTape() as tape:
+    logits, _ = model(tf.ones((2, 4)))
+    loss = tf.reduce_mean(logits)
+grads = tape.gradient(loss, model.trainable_variables)
+'''),
+    Valid("GG302", "subclassed_model_both_outputs_used", '''\
+import tensorflow as tf
+import keras
+
+class TwoHeads(keras.Model):
+    def __init__(self):
+        super().__init__()
+        self.policy, self.value = keras.layers.Dense(2), keras.layers.Dense(1)
+    def call(self, x):
+        return self.policy(x), self.value(x)
+
+model = TwoHeads()
+with tf.GradientTape() as tape:
+    logits, value = model(tf.ones((2, 4)))
+    loss = tf.reduce_mean(logits) + tf.reduce_mean(tf.square(value))
+grads = tape.gradient(loss, model.trainable_variables)
+'''),
     Invalid("GG305", "metric_object_as_loss", '''\
 import tensorflow as tf
 import keras

@@ -24,7 +24,9 @@ class UntouchedSources(CheckRule):
            "loss never uses, typically `target_model.trainable_variables` where the loss is computed " \
            "with `model`. It also reports the parts of one model a loss cannot reach: the head of a " \
            "two-output functional model the loss does not use (`keras.Model(x, [action, critic])` " \
-           "trained on `action` alone), and the BatchNormalization moving statistics listed by " \
+           "trained on `action` alone), the sub-layer of a subclassed model that reaches only the outputs " \
+           "of its `call` the loss does not use (a VAE returning `(decoded, z_mean, z_log_var)` trained " \
+           "on the KL term alone: the decoder's variables), and the BatchNormalization moving statistics listed by " \
            "`model.variables` / `model.weights` (a warning: the other variables still train)."
     why = "The gradient of a loss with respect to a variable it does not depend on is `None`. With a " \
           "DQN target network this is the classic mix-up: the online network is the one trained, the " \
