@@ -288,6 +288,8 @@ def _check_files(run: CheckRun, files: list[tuple[str, Path]]) -> None:
         files = [item for item in files if not run.report_cached(item)]
     sizes = parallel.file_sizes(path for _, path in files)
     jobs = parallel.worker_count(run.args.jobs, sizes)
+    if getattr(run.args, "tune_memory", False) and len(files) > 1 and sum(sizes) >= parallel.MIN_BYTES_PER_WORKER:
+        parallel.keep_freed_memory()  # before the workers fork: they inherit it
     if jobs == 1:
         for item in _progress(files, len(files), run.args.quiet):
             _check_one(run, item)

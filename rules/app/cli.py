@@ -30,13 +30,14 @@ class UsageError(Exception):
 
 
 def main(argv: list[str] | None = None) -> int:
-    if argv is None:  # the `gradguard` program itself, not a caller inside another process
+    program = argv is None  # the `gradguard` program itself, not a caller inside another process
+    if program:
         api.tune_garbage_collector()
     argv = list(sys.argv[1:] if argv is None else argv)
     try:
         if argv[:1] == ["server"]:
             return _run_server(argv[1:])  # its options belong to the server, not to argparse
-        return _dispatch(argv)
+        return _dispatch(argv, program)
     except SystemExit as exit_:  # argparse: --help, --version, usage errors
         return exit_.code if isinstance(exit_.code, int) else (0 if exit_.code is None else 2)
     except (ConfigError, UsageError) as error:
@@ -62,7 +63,7 @@ def _silence_stdout() -> None:
         pass
 
 
-def _dispatch(argv: list[str]) -> int:
+def _dispatch(argv: list[str], program: bool = False) -> int:
     parser = _parser()
     commands = parser.commands
     if not argv:  # like ruff: a command is required
@@ -78,7 +79,9 @@ def _dispatch(argv: list[str]) -> int:
         (commands.get(args.command) or parser).error(f"unrecognized arguments: {' '.join(unknown)}")
     if args.command == "check":
         try:
-            return run_check(_check_arguments(args, commands["check"]))
+            args = _check_arguments(args, commands["check"])
+            args.tune_memory = program  # the process is ours: parallel.keep_freed_memory may tune its malloc
+            return run_check(args)
         finally:
             output.set_color(False)  # decided per run: a caller of main() in-process starts plain again
     if args.command == "rule":
