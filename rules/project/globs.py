@@ -11,10 +11,12 @@ from __future__ import annotations
 import functools
 import os
 from dataclasses import dataclass
-
-import pathspec
+from typing import TYPE_CHECKING
 
 from ..source.text import line_texts
+
+if TYPE_CHECKING:  # imported where globs are compiled: a walk without .gitignore or configured globs never needs it
+    import pathspec
 
 
 @dataclass(frozen=True)
@@ -56,6 +58,8 @@ def _git_line(line: str) -> str:
 
 
 def _valid(line: str) -> bool:
+    import pathspec
+
     try:
         pathspec.GitIgnoreSpec.from_lines([line])
     except ValueError:
@@ -65,6 +69,8 @@ def _valid(line: str) -> bool:
 
 @functools.lru_cache(maxsize=4096)  # the same globs are matched against every file of a walk
 def _spec(lines: tuple[str, ...]) -> _Spec:
+    import pathspec
+
     lines = tuple(_git_line(line) for line in lines)
     try:
         spec = pathspec.GitIgnoreSpec.from_lines(lines)
