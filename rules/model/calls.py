@@ -8,7 +8,7 @@ from ..source.imports import is_differentiable_numpy, is_numpy, is_tensorflow
 from . import no_gradient
 from .facts import MinimizeCall, name_key
 from .frame import Frame
-from .library import (COLLECTION_ADDERS, FIT_METHODS, is_integer_dtype, GRADIENT_METHODS, KERAS_MODEL_FACTORIES, KERAS_MODEL_PREFIXES,
+from .library import (TF_FUNCTION, COLLECTION_ADDERS, FIT_METHODS, is_integer_dtype, GRADIENT_METHODS, KERAS_MODEL_FACTORIES, KERAS_MODEL_PREFIXES,
                       MODEL_RETURNING_METHODS, NOT_FORWARD_METHODS, NOT_TENSOR_NAMESPACES, PREDICT_METHODS)
 from .values import UNKNOWN, Break, Grad, Kind, Origin, OriginKind, Site, Value, cut_by, evolve, join
 
@@ -209,7 +209,7 @@ class Calls:
                 return Value(kind=Kind.MODEL, model=self.fresh_origin(node), effect=self.class_effect(info))
             return UNKNOWN
         if callee.kind == Kind.CALLABLE and callee.func is not None:
-            return self._local_call(site, callee.func, frame)
+            return self._local_call(site, callee.func, frame, traced=callee.role == "traced")
         if callee.kind == Kind.UNKNOWN and not callee.live and isinstance(node.func, ast.Name) \
                 and frame.lookup(node.func.id) is None and (foreign := self._foreign_call(site, frame)):
             return foreign  # a name from `from helpers import *`
@@ -234,9 +234,9 @@ class Calls:
         return guessed and any(not info.is_keras and any(getattr(item, "name", None) == method for item in info.node.body)
                                for info in self.classes.values())
 
-    def _local_call(self, site: Site, func: ast.AST, frame: Frame) -> Value:
+    def _local_call(self, site: Site, func: ast.AST, frame: Frame, traced: bool = False) -> Value:
         cls = self.class_of_function.get(id(func))
-        summary = self.summary(func, cls)
+        summary = self.summary(func, cls, traced, self._dataset_arguments(site, func, cls))
         if summary is None:
             return self._ordinary_call(site, UNKNOWN, frame)
         if summary.kind in (Kind.MODEL, Kind.VARIABLE):  # a factory: each call makes its own
@@ -251,8 +251,16 @@ class Calls:
             if name in names:
                 actuals[names[name]] = value
         if self.replays(func, actuals, frame):
-            self.replay_call(func, cls, site.node, actuals, frame)
+            self.replay_call(func, cls, site.node, actuals, frame, traced)
         return self.apply_summary(summary, site.node, actuals, frame)
+
+    def _dataset_arguments(self, site: Site, func: ast.AST, cls) -> frozenset[int]:
+        """The indices of the parameters this call gives a `tf.data` dataset (`self` counted)."""
+        offset = 1 if cls is not None and self._params(func)[:1] and self._params(func)[0].arg == "self" else 0
+        found = {index + offset for index, value in enumerate(site.args) if value.role == "dataset"}
+        names = {p.arg: i for i, p in enumerate(self._params(func))} if site.keywords else {}
+        found |= {names[name] for name, value in site.keywords.items() if value.role == "dataset" and name in names}
+        return frozenset(found)
 
     def _py_function(self, site: Site, frame: Frame) -> Value | None:
         """`tf.py_function(f, [x], tf.float32)` runs `f(x)` eagerly, recorded by the tape: what `f`
@@ -342,6 +350,8 @@ class Calls:
             return Value(kind=Kind.TAPE)
         if qual in ("tensorflow.py_function", "tensorflow.compat.v1.py_function"):
             return self._py_function(site, frame)
+        if qual in TF_FUNCTION and site.args and site.args[0].kind == Kind.CALLABLE:
+            return evolve(site.args[0], role="traced")  # `tf.function(fun)`: calling it traces `fun`
         if qual == "tensorflow_probability.util.DeferredTensor":
             # `DeferredTensor(log_alpha, tf.exp)` applies the transform at each use: reading it
             # reads the variable, so it stands for that variable.

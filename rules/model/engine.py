@@ -23,7 +23,7 @@ from .expressions import Expressions
 from .facts import Analysis, ClassInfo, Sink, SinkKind, SourceItem, TapeInfo
 from .frame import Frame
 from .layers import Layers
-from .library import KERAS_BASES, KERAS_MODEL_PACKAGES, TF_MODULES
+from .library import KERAS_BASES, KERAS_MODEL_PACKAGES, TF_MODULES, is_traced_def
 from .record import engine_class
 from .sinks import Sinks
 from .statements import Statements
@@ -168,7 +168,8 @@ class Engine(Statements, Expressions, Calls, Layers, Sinks):
 
     # ----------------------------------------------------------------------------- functions
     def analyze_function(self, node: ast.AST, parent: Frame, cls: ClassInfo | None = None) -> None:
-        frame = Frame({}, parent, node, cls=cls, loss_function=id(node) in self.loss_functions)
+        frame = Frame({}, parent, node, cls=cls, loss_function=id(node) in self.loss_functions,
+                      traced=is_traced_def(node, self.imports))
         self._bind_entry_params(node, frame)
         if isinstance(node, ast.Lambda):
             frame.returns.append(self.eval(node.body, frame))
@@ -239,19 +240,25 @@ class Engine(Statements, Expressions, Calls, Layers, Sinks):
             Sink(SinkKind.LOSS_FUNCTION, node, target_node, target, None, None, name, node)
         )
 
-    def summary(self, node: ast.AST, cls: ClassInfo | None) -> Value | None:
-        """What calling a function in this file returns, in terms of its parameters."""
-        key = id(node)
+    def summary(self, node: ast.AST, cls: ClassInfo | None, traced: bool = False,
+                datasets: frozenset[int] = frozenset()) -> Value | None:
+        """What calling a function in this file returns, in terms of its parameters; `traced`:
+        called through `tf.function(f)`; `datasets`: the parameters given a `tf.data` dataset
+        (for a traced function, a `for` over one of them is a `Dataset.reduce`)."""
+        traced = traced or is_traced_def(node, self.imports)
+        datasets = datasets if traced else frozenset()
+        key = (id(node), traced, datasets) if traced else id(node)
         if key in self.summaries:
             return self.summaries[key]
         self.summaries[key] = None  # recursion guard
-        frame = Frame({}, self.closures.get(id(node), self.module), node, cls=cls, summary=True)
+        frame = Frame({}, self.closures.get(id(node), self.module), node, cls=cls, summary=True, traced=traced)
         for index, param in enumerate(self._params(node)):
             if index == 0 and cls is not None and param.arg == "self":
                 frame.env[param.arg] = self._self_value(cls)
                 continue
             origin = Origin(OriginKind.PARAM, param.arg, f"param{index}", self.doc.span(param), index=index)
-            frame.env[param.arg] = Value(frozenset({Grad(origin, self.doc.span(param), None)}))
+            frame.env[param.arg] = Value(frozenset({Grad(origin, self.doc.span(param), None)}),
+                                         role="dataset" if index in datasets else None)
         if isinstance(node, ast.Lambda):
             frame.returns.append(self.eval(node.body, frame))
         else:

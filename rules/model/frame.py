@@ -25,6 +25,17 @@ class Frame:
     # call's arguments. Only its `tape.gradient` sinks are kept, tagged with the call; every other
     # fact of the function comes from its own analysis.
     call_site: ast.Call | None = None
+    # The body runs while `tf.function` traces it (`@tf.function`, or called through
+    # `tf.function(f)`): AutoGraph turns a `for` over a dataset into `Dataset.reduce`.
+    traced: bool = False
+
+    def in_trace(self) -> bool:
+        frame: Frame | None = self
+        while frame is not None:
+            if frame.traced:
+                return True
+            frame = frame.parent
+        return False
 
     def replaying(self) -> ast.Call | None:
         """The call being replayed, if this frame (or one it is nested in) replays one."""

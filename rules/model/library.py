@@ -9,6 +9,7 @@ KERAS_MODEL_FACTORIES = (
 )
 KERAS_MODEL_PREFIXES = ("keras.layers.", "keras.applications.", "tensorflow_hub.")
 KERAS_BASES = {"Model", "Layer", "Sequential", "Loss"}
+TF_FUNCTION = ("tensorflow.function", "tensorflow.compat.v2.function", "tensorflow.compat.v1.function")
 # `tf.Module`: variables set on `self` are tracked (`trainable_variables`) and `__call__` is the
 # forward pass, as a Keras layer's `call` is.
 TF_MODULES = {"tensorflow.Module", "tensorflow.compat.v2.Module"}
@@ -42,6 +43,15 @@ NOT_TENSOR_NAMESPACES = ("tensorflow.nest.", "tensorflow.saved_model.", "tensorf
 GRADIENT_METHODS = {"gradient", "jacobian", "batch_jacobian"}
 FIT_METHODS = {"fit", "fit_generator", "train_on_batch"}  # Keras differentiates the compiled loss
 COLLECTION_ADDERS = {"append", "extend", "insert", "add", "appendleft", "update"}
+
+
+def is_traced_def(node: ast.AST, imports) -> bool:
+    """`@tf.function` (or `@tf.function(...)`) on the function."""
+    for decorator in getattr(node, "decorator_list", ()):
+        target = decorator.func if isinstance(decorator, ast.Call) else decorator
+        if imports.qualname(target) in TF_FUNCTION:
+            return True
+    return False
 
 
 def is_integer_dtype(node: ast.AST, imports) -> bool:

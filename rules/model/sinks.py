@@ -6,7 +6,7 @@ import ast
 
 from .facts import Sink, SinkKind, SourceItem, TapeInfo, name_key, watched_key
 from .frame import Frame
-from .library import GRADIENT_METHODS, builds_graphs
+from .library import GRADIENT_METHODS, builds_graphs, is_traced_def
 from .values import UNKNOWN, Grad, Kind, Origin, OriginKind, Site, Value, evolve, join
 
 
@@ -153,13 +153,17 @@ class Sinks:
                                         self._callee(node), frame.function))
 
     # ----------------------------------------------------------------------------- replays
-    def replays(self, func: ast.AST, actuals: dict[int, Value], frame: Frame) -> bool:
+    def replays(self, func: ast.AST, actuals: dict[int, Value], frame: Frame, traced: bool = False) -> bool:
         """`train_step(logits, labels)` is worth replaying: the function opens a tape of its own,
         and an argument was computed from a model before the call, so that tape cannot have
-        recorded it. (Data, and variables handed in unread, are the common case: no replay.)"""
-        return (frame.records_facts and isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef))
-                and any(g.tapes is not None for value in actuals.values() for g in value.live)
-                and self._opens_tape(func))
+        recorded it; or the function is traced and given a dataset, which a `for` inside it runs
+        as `Dataset.reduce`. (Data, and variables handed in unread, are the common case: no replay.)"""
+        if not (frame.records_facts and isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef))):
+            return False
+        computed = any(g.tapes is not None for value in actuals.values() for g in value.live)
+        datasets = any(value.role == "dataset" for value in actuals.values()) \
+            and (traced or is_traced_def(func, self.imports))
+        return (computed or datasets) and self._opens_tape(func)
 
     def _opens_tape(self, func: ast.AST) -> bool:
         known = self.opens_tape.get(id(func))
@@ -172,11 +176,13 @@ class Sinks:
                 for node in ast.walk(func))
         return known
 
-    def replay_call(self, func: ast.AST, cls, call: ast.Call, actuals: dict[int, Value], frame: Frame) -> None:
+    def replay_call(self, func: ast.AST, cls, call: ast.Call, actuals: dict[int, Value], frame: Frame,
+                    traced: bool = False) -> None:
         """Run the function's body again with this call's arguments for its parameters, keeping
         only the gradient sinks, each tagged with the call. The function's own analysis cannot
         see the argument's history: there its parameters stand for any argument."""
-        replay = Frame({}, self.closures.get(id(func), self.module), func, cls=cls, tapes=frame.tapes, call_site=call)
+        replay = Frame({}, self.closures.get(id(func), self.module), func, cls=cls, tapes=frame.tapes, call_site=call,
+                       traced=traced or is_traced_def(func, self.imports))
         for index, param in enumerate(self._params(func)):
             if index == 0 and cls is not None and param.arg == "self":
                 replay.env[param.arg] = self._self_value(cls)

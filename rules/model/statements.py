@@ -7,7 +7,8 @@ from collections.abc import Iterator
 
 from .facts import Rebinding, TapeInfo, name_key
 from .frame import Frame, _handler
-from .values import UNKNOWN, Kind, Origin, OriginKind, Value, evolve, join
+from ..diagnostics import Span
+from .values import UNKNOWN, Break, Cut, Kind, Origin, OriginKind, Value, evolve, join
 
 _MAX_DOUBLED_LOOPS = 4  # nested loops deeper than this are walked once per level
 
@@ -81,7 +82,24 @@ class Statements:
         for _ in self._loop_rounds():
             self.bind(stmt.target, self._element(iterable), frame, None)
             self.exec_block(stmt.body, frame)
+        if iterable.role == "dataset" and frame.in_trace():
+            self._reduced_by_dataset(stmt, frame)
         self.exec_block(stmt.orelse, frame)
+
+    def _reduced_by_dataset(self, stmt: ast.For, frame: Frame) -> None:
+        """`for x in dataset:` in a traced function: AutoGraph runs the loop as `Dataset.reduce`,
+        whose body is traced into the dataset's own graph, so what the loop computes reaches the
+        code after it with no gradient (even to a tape opened around the loop)."""
+        iterable = self.doc.text(stmt.iter)
+        label = (f"the `for` loop over `{self.doc.short(stmt.iter)}` in a traced function, which AutoGraph runs "
+                 f"as `{iterable}.reduce` in the dataset's graph")
+        span = self.doc.span(stmt.iter)
+        where = Span(stmt.lineno, self.doc.span(stmt).col, span.end_line, span.end_col)
+        for key in _assigned_in(stmt.body):
+            value = frame.env.get(key)
+            if value is not None and value.live:
+                brk = Break("GG406", where, label, key, stmt)
+                frame.env[key] = Value(frozenset(), value.cut | {Cut(brk, g) for g in value.live}, value.kind)
 
     def _loop_rounds(self) -> Iterator[None]:
         """Two rounds per loop so values flow around it once; deep in nested loops only one, or the
@@ -266,3 +284,19 @@ def _merge(a: Value, b: Value) -> Value:
     merged = join([a, b])
     kind = a.kind if a.kind == b.kind else (a.kind if b.kind == Kind.UNKNOWN else b.kind if a.kind == Kind.UNKNOWN else merged.kind)
     return evolve(merged, kind=kind)
+
+
+def _assigned_in(body: list[ast.stmt]) -> list[str]:
+    """The names a loop body assigns (`total += ...`, `x = x * d`), outside nested functions."""
+    found: list[str] = []
+    stack = list(body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            continue
+        if isinstance(node, (ast.Name, ast.Attribute)) and isinstance(getattr(node, "ctx", None), ast.Store):
+            key = name_key(node)
+            if key is not None and key not in found:
+                found.append(key)
+        stack.extend(ast.iter_child_nodes(node))
+    return found

@@ -1,9 +1,8 @@
-# expect: GG406@21
+# expect: GG406@20
 # tensorflow: none
 # fixed: nofix
 # shape: a `@tf.function` `dataset_loss(dataset)` sums a Keras model's mean squared error over `for x, y in dataset:` and is called inside the tape of the training step; AutoGraph runs the loop as `dataset.reduce`, the model's variable reads happen in the dataset's graph, every gradient is None and `optimizer.apply_gradients` raises "No gradients provided for any variable." (TensorFlow 2.21, Keras 3)
 # family: 7
-# gap: gradguard does not know that AutoGraph converts a `for` loop over a `tf.data.Dataset` in a traced function into `Dataset.reduce` (GG406 checks the explicit `ds.reduce`/`ds.map` calls only)
 import numpy as np
 import tensorflow as tf
 import keras

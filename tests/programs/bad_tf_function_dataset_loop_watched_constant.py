@@ -1,10 +1,9 @@
-# expect: GG406@14
+# expect: GG406@24
 # tensorflow: none
 # fixed: nofix
 # shape: `fun` multiplies `x` by each element in `for data in dataset:` (the dataset closed over); called eagerly under a tape watching the constant `a` it gives d/da = 6, but wrapped as `decorated_fun = tf.function(fun)` AutoGraph turns the loop into a `dataset.reduce` whose body runs in the dataset's own graph, so `tape.gradient(c, a)` is None (TensorFlow 2.21 still does this)
 # source: https://github.com/tensorflow/tensorflow/issues/38453
 # family: 7
-# gap: gradguard does not see that AutoGraph converts a `for ... in <tf.data.Dataset>` loop in a function traced by `tf.function` into `Dataset.reduce` (GG406 only knows the explicit `ds.reduce`/`ds.map` calls), nor that the same `fun` is fine when called eagerly
 import tensorflow as tf
 
 dataset = tf.data.Dataset.from_tensor_slices([2.0, 3.0])

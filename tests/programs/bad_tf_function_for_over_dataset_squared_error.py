@@ -1,10 +1,9 @@
-# expect: GG406@18
+# expect: GG406@17
 # tensorflow: none
 # fixed: nofix
 # shape: the thread's loop form ("the same behavior is observed when using `for x in ds:` inside of a `@tf.function`"): the squared error to the variable `u` summed over `for x in ds:` in a `@tf.function`, called under the tape; AutoGraph runs the loop as `ds.reduce`, the reads of `u` stay in the dataset's graph and `g.gradient(loss, u)` is None
 # source: https://github.com/tensorflow/tensorflow/issues/36306
 # family: 7
-# gap: gradguard reports GG406 for the explicit `ds.reduce(...)` of this thread but not for the `for x in ds:` loop that AutoGraph converts into the same reduce inside a `tf.function`
 import tensorflow as tf
 
 data = tf.range(10, dtype=tf.float32)

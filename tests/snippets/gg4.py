@@ -164,6 +164,40 @@ with tf.GradientTape() as tape:
     loss = scaled.reduce(tf.constant(0.0), lambda total, x: total + tf.reduce_sum(x))
 grads = tape.gradient(loss, [w])
 '''),
+    Invalid("GG406", "for_over_dataset_in_tf_function", '''\
+import tensorflow as tf
+
+ds = tf.data.Dataset.from_tensor_slices(tf.range(4, dtype=tf.float32))
+u = tf.Variable(1.0)
+
+@tf.function
+def squared_error():
+    total = tf.constant(0.0)
+    for y in ds:
+        total += (y - u) ** 2
+    return total
+
+with tf.GradientTape() as tape:
+    loss = squared_error()
+grads = tape.gradient(loss, [u])
+'''),
+    Valid("GG406", "for_over_iter_of_dataset_in_tf_function", '''\
+import tensorflow as tf
+
+ds = tf.data.Dataset.from_tensor_slices(tf.range(4, dtype=tf.float32))
+u = tf.Variable(1.0)
+
+@tf.function
+def squared_error():
+    total = tf.constant(0.0)
+    for y in iter(ds):
+        total += (y - u) ** 2
+    return total
+
+with tf.GradientTape() as tape:
+    loss = squared_error()
+grads = tape.gradient(loss, [u])
+'''),
     Valid("GG406", "map_of_inputs_loss_in_python", '''\
 import tensorflow as tf
 

@@ -4,11 +4,11 @@ from __future__ import annotations
 import ast
 
 from ...diagnostics import Diagnostic, Edit, Related, Safety, Severity, Span
+from ...model.library import TF_FUNCTION
 from ...model.values import Kind
 from ..edits import make_fix
 from ..rule import CheckRule
 
-_TF_FUNCTION = ("tensorflow.function", "tensorflow.compat.v2.function")
 
 
 class TracedKerasCall(CheckRule):
@@ -161,7 +161,7 @@ def _built_in_init(cls: ast.ClassDef) -> bool:
 
 def _is_tf_function(doc, decorator: ast.AST) -> bool:
     target = decorator.func if isinstance(decorator, ast.Call) else decorator
-    return doc.imports.qualname(target) in _TF_FUNCTION
+    return doc.imports.qualname(target) in TF_FUNCTION
 
 
 def _keras_2(doc) -> bool:
