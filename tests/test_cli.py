@@ -152,6 +152,26 @@ def test_version_of_the_installed_console_script():
     assert result.stdout.strip() == f"gradguard {__version__}"
 
 
+def test_the_check_program_ends_with_its_output_flushed_and_its_exit_code(tmp_path):
+    # The program leaves with os._exit after flushing (cli._exit_now): nothing may be lost in a pipe.
+    script = Path(sys.executable).parent / "gradguard"
+    env = {name: value for name, value in os.environ.items() if name != "PYTHONUNBUFFERED"}  # block-buffered stdout
+    source = ("import tensorflow as tf\nmodel = tf.keras.Sequential([tf.keras.layers.Dense(1)])\n"
+              "with tf.GradientTape() as tape:\n    loss = tf.reduce_mean(tf.round(model(tf.ones((2, 3)))))\n"
+              "grads = tape.gradient(loss, model.trainable_variables)\n")
+    for index in range(300):
+        (tmp_path / f"m{index:03}.py").write_text(source)
+    piped = subprocess.run([str(script), "check", "--no-cache", "--output-format", "json", "."], cwd=tmp_path,
+                           env=env, capture_output=True, text=True, timeout=120)
+    assert piped.returncode == 1 and len(json.loads(piped.stdout)) == 300  # 64 kB of JSON, all of it
+    clean = subprocess.run([str(script), "check", "--no-cache", "--exit-zero", "m000.py"], cwd=tmp_path,
+                           env=env, capture_output=True, text=True, timeout=60)
+    assert clean.returncode == 0 and "GG401" in clean.stdout and clean.stdout.endswith("\n")
+    reader_left = subprocess.run(f"'{script}' check --no-cache . | head -c 10", shell=True, cwd=tmp_path,
+                                 env=env, capture_output=True, text=True, timeout=120)
+    assert reader_left.returncode == 0 and len(reader_left.stdout) == 10 and "Traceback" not in reader_left.stderr
+
+
 def test_no_subcommand_prints_usage_and_exits_2(capsys):
     code, out, err = run(capsys)
     assert code == 2 and out == "" and err.startswith("usage: gradguard") and "give a command" in err

@@ -33,7 +33,28 @@ def main(argv: list[str] | None = None) -> int:
     program = argv is None  # the `gradguard` program itself, not a caller inside another process
     if program:
         api.tune_garbage_collector()
-    argv = list(sys.argv[1:] if argv is None else argv)
+    code = _main(list(sys.argv[1:] if argv is None else argv), program)
+    if program and sys.argv[1:2] == ["check"]:
+        _exit_now(code)
+    return code
+
+
+def _exit_now(code: int) -> None:
+    """End the `check` program once its output is flushed, without tearing the interpreter down:
+    freeing every module and object costs ~7 ms after a folder and does nothing a check needs (the
+    result cache is saved, the workers have been joined, logging has no file to close)."""
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except BrokenPipeError:  # the reader left after the last write: as in _main
+        _silence_stdout()
+        code = 1
+    except (OSError, ValueError):
+        pass
+    os._exit(code)
+
+
+def _main(argv: list[str], program: bool) -> int:
     try:
         if argv[:1] == ["server"]:
             return _run_server(argv[1:])  # its options belong to the server, not to argparse
