@@ -758,7 +758,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--skip", action="append", default=[], choices=parts,
                         help="leave out a part (repeatable)")
     parser.add_argument("--only", choices=parts, help="run only this part (e.g. --only lens: hover and inlay hints)")
+    tool_names = ["gradguard", "fixit", "pylint", "ruff"]
+    parser.add_argument("--tools", type=lambda text: text.split(","), default=tool_names,
+                        help="comma-separated command-line tools to time (default: all; e.g. --only cli "
+                             "--tools gradguard,ruff: ~30 s, the folder budget's two figures)")
     args = parser.parse_args(argv)
+    if unknown := set(args.tools) - set(tool_names):
+        parser.error(f"--tools: unknown {', '.join(sorted(unknown))} (choose from {', '.join(tool_names)})")
     if args.only:
         args.skip = [part for part in parts if part != args.only]
     global PROJECT, VENV, GRADGUARD
@@ -780,7 +786,7 @@ def main(argv: list[str] | None = None) -> int:
 
     cli: dict = {}
     if "cli" not in args.skip:
-        tools = cli_tools(args.quick)
+        tools = [tool for tool in cli_tools(args.quick) if tool.name in args.tools]
         smallest = made["files"][min(made["files"])]["path"]
         for tool in tools:   # warm the disk cache and the .pyc files; not timed
             run_once([*tool.command, str(smallest)], out, logs / f"{tool.name.replace(' ', '')}-warmup.stderr")
@@ -792,7 +798,7 @@ def main(argv: list[str] | None = None) -> int:
                 if timing.walls:
                     log(f"  median {seconds(timing.median)} over {timing.runs} runs, {mb(timing.maxrss_kb)}")
         folder = made["folder"]["path"]
-        for tool in cached_tools(args.quick):
+        for tool in [tool for tool in cached_tools(args.quick) if tool.name.split()[0] in args.tools]:
             log(f"check: {tool.name} on {folder.name} (one untimed run fills the cache)")
             run_once([*tool.command, str(folder)], out, logs / f"{tool.name.replace(' ', '')}-fill.stderr")
             cli[(tool.name, "folder")] = timing = measure(tool, folder, out, logs)
