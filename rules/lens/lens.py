@@ -199,8 +199,9 @@ class Lens:
                 ok = False  # an op with no gradient registered: tape.gradient raises
         reason = None if ok else words.reason(verdict, paths, sink, brk, at)
         note = ""
-        if ok and paths.cuts:  # a term cut on the way, which a diagnostic reports although others train it
-            cut = next((c for c in sorted(paths.cuts, key=lambda c: c.brk.span)
+        # A term cut on the way (or before the tape), which a diagnostic reports although others train it.
+        if ok and (paths.cuts or paths.untaped_cuts):
+            cut = next((c for c in sorted(paths.cuts + paths.untaped_cuts, key=lambda c: c.brk.span)
                         if self._reported(c.brk.code, c.brk.via or c.brk.span)), None)
             if cut is not None:
                 brk = cut.brk
@@ -221,7 +222,7 @@ class Lens:
 
     def _start(self, paths: OriginStatus, brk: Break | None) -> Grad | None:
         if brk is not None:
-            cut = next((c for c in paths.cuts if c.brk == brk), None)
+            cut = next((c for c in paths.cuts + paths.untaped_cuts if c.brk == brk), None)
             if cut is not None:
                 return cut.grad
         for grads in (paths.live, paths.untaped, [c.grad for c in paths.cuts]):

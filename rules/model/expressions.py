@@ -94,6 +94,10 @@ class Expressions:
         if base.items and isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, int):
             if -len(base.items) <= node.slice.value < len(base.items):
                 return self._read(base.items[node.slice.value], node)  # `variables[0] * 2.0` reads it
+        if base.fields and isinstance(node.slice, ast.Constant):
+            held = next((value for key, value in base.fields if key == node.slice.value), None)
+            if held is not None:
+                return self._read(held, node)  # `agent_infos["log_std"]`: that key's value
         if base.kind == Kind.VARIABLES and not isinstance(node.slice, ast.Slice):  # one of the variables, read
             return self._read(Value(kind=Kind.VARIABLE, sources=variable_origins(base)), node)
         if base.kind in (Kind.VARIABLES, Kind.MODEL):
@@ -178,7 +182,11 @@ class Expressions:
         for key in node.keys:
             if key is not None:
                 self.eval(key, frame)
-        return join(values) if values else UNKNOWN
+        if not values:
+            return UNKNOWN
+        if all(isinstance(k, ast.Constant) and isinstance(k.value, str) for k in node.keys):
+            return evolve(join(values), fields=tuple(zip((k.value for k in node.keys), values)))
+        return join(values)
 
     def eval_Starred(self, node: ast.Starred, frame: Frame) -> Value:
         return self.eval(node.value, frame)

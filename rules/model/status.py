@@ -36,6 +36,10 @@ class OriginStatus:
     live: list[Grad] = field(default_factory=list)     # paths the sink's tape can differentiate
     cuts: list[Cut] = field(default_factory=list)      # paths cut by a break
     untaped: list[Grad] = field(default_factory=list)  # paths the tape never recorded
+    # Paths cut before the tape recorded them (`agent_infos = {"log_std": log_std.numpy()}` from
+    # a forward pass before the tape): a constant for this sink, on purpose or not; only a dead
+    # term of the loss's own sum says it was not.
+    untaped_cuts: list[Cut] = field(default_factory=list)
     verdict: Verdict = Verdict.LIVE
 
 
@@ -61,8 +65,8 @@ def _sink_status(sink: Sink, rebound: set[Origin], parts: dict[str, set[Origin]]
             recorded = grad.opaque or tape_records(sink, grad)
             (status[grad.origin].live if recorded else status[grad.origin].untaped).append(grad)
     for cut in sink.target.cut:
-        if cut.grad.origin in status and tape_records(sink, cut.grad):
-            status[cut.grad.origin].cuts.append(cut)
+        if cut.grad.origin in status:
+            (status[cut.grad.origin].cuts if tape_records(sink, cut.grad) else status[cut.grad.origin].untaped_cuts).append(cut)
     for origin, paths in status.items():
         paths.verdict = verdict(sink, status, origin, paths, rebound)
     return status

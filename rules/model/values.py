@@ -169,6 +169,9 @@ class Value:
     # (`ret - value`: a constant minus the prediction at `node`), or "zip" (`zip(a, b)`: `items`
     # are the elements of each iterable, for `for x, y in zip(...)`).
     role: object | None = None
+    # A dict literal with string keys (`{"mean": m.numpy(), "log_std": s.numpy()}`): each key's
+    # value, so `d["log_std"]` depends on what that key holds, not on the whole dict.
+    fields: tuple[tuple[str, "Value"], ...] | None = None
 
     def with_kind(self, kind: Kind) -> "Value":
         return self if kind == self.kind else evolve(self, kind=kind)

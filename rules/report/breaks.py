@@ -34,17 +34,20 @@ def break_diagnostics(analysis: Analysis, rules: dict[str, BreakRule]) -> list[D
                    and any(c.brk.raises for c in s.cuts)] if not caught else []
         # A whole added term cut while the rest of the loss trains the same variables: a warning.
         term_breaks = _dead_terms(analysis, sink)
+        # (A term cut before the tape counts too: `- 0.01 * np.mean(snapshot["log_std"])` is a
+        # constant however it was made, and the term's origin is trained by the others.)
         dead_terms = [o for o, s in status.items() if s.verdict is Verdict.LIVE and o not in raising
-                      and any(c.brk.span in term_breaks for c in s.cuts)]
+                      and any(c.brk.span in term_breaks for c in s.cuts + s.untaped_cuts)]
         for origin in dead + target_only + raising + dead_terms:
             partial = severity == Severity.WARNING or origin not in dead
             cuts = status[origin].cuts if origin not in raising else [c for c in status[origin].cuts if c.brk.raises]
             cuts = [c for c in cuts if not (caught and c.brk.raises)]
             if origin in dead_terms:
-                cuts = [c for c in cuts if c.brk.span in term_breaks]
+                cuts = [c for c in status[origin].cuts + status[origin].untaped_cuts if c.brk.span in term_breaks]
             for cut in reported_breaks(cuts, rules):
                 rule = rules[cut.brk.code]
                 brk = cut.brk
+                before_tape = origin in dead_terms and cut not in status[origin].cuts
                 where = _helper_place(brk, doc) if brk.via else ""
                 raises = brk.raises and sink.kind is not SinkKind.LOSS_FUNCTION
                 if raises:
@@ -54,6 +57,9 @@ def break_diagnostics(analysis: Analysis, rules: dict[str, BreakRule]) -> list[D
                     consequence = (f"this term adds nothing to the gradient of the loss given to {sink.label}; the "
                                    f"other terms still train `{origin.variables_text()}`, so training silently "
                                    f"ignores it")
+                    if before_tape:  # removing the break would not help: the tape never saw the forward pass
+                        consequence += (f" (the value was computed before the tape: compute the term from the "
+                                        f"forward pass inside it)")
                 elif origin in dead:
                     consequence = sink_phrase(sink, [origin], partial)
                 else:
@@ -66,7 +72,7 @@ def break_diagnostics(analysis: Analysis, rules: dict[str, BreakRule]) -> list[D
                 related.append(Related(doc.span(sink.node), f"the loss reaches {sink.named} here"))
                 td_targets = [g.site for g in status[origin].live if g.bootstrap] if origin in target_only else []
                 related.extend(guess_notes(doc, origins=[origin], sink=sink, td_targets=td_targets))
-                fixes = tuple(rule.fixes(brk, doc)) if _fixable_here(brk) else ()
+                fixes = tuple(rule.fixes(brk, doc)) if _fixable_here(brk) and not before_tape else ()
                 level = Severity.ERROR if raises else Severity.WARNING if partial else severity
                 out.append(Diagnostic(brk.code, level, message, brk.via or brk.span, tuple(related), fixes))
     return out

@@ -1,10 +1,9 @@
-# expect: GG101@37
+# expect: GG101@36
 # tensorflow: ok
-# fixed: differs
+# fixed: nofix
 # shape: NPO/PPO with a Gaussian MLP policy and an entropy bonus `policy_ent_coeff * policy_entropy`: the entropy is computed from the `dist_info` recorded by the sampler (`log_std` through `.numpy()`), not from the policy's forward pass in the tape, so the bonus is a constant: every gradient exists (the surrogate keeps all variables alive) but no value of `policy_ent_coeff` changes the policy's standard deviation ("a gradient path is broken between the reward function and the policy std network"); the maintainers' fix computes the entropy from the policy's own output in the loss
 # source: https://github.com/rlworkgroup/garage/issues/281
 # family: 5
-# gap: the entropy bonus is an additive loss term with no path to any variable, built from the sampler's numpy snapshot of the policy's own output; gradguard treats snapshots taken outside the tape as deliberate constants (as old log-probabilities are) and has no check for a loss term that carries no gradient while the others do
 import math
 
 import numpy as np

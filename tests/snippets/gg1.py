@@ -26,6 +26,28 @@ def train_step(model, optimizer, x, y):
     optimizer.apply_gradients(zip(grads, model.trainable_variables))
     return loss
 '''),
+    Invalid("GG101", "dead_term_from_snapshot_before_tape", '''\
+import tensorflow as tf
+
+policy = tf.keras.Sequential([tf.keras.layers.Dense(2)])
+x = tf.random.normal([8, 3])
+snapshot = {"mean": policy(x).numpy()}
+with tf.GradientTape() as tape:
+    surrogate = tf.reduce_mean(tf.square(policy(x)))
+    loss = surrogate - 0.01 * tf.reduce_mean(snapshot["mean"])
+grads = tape.gradient(loss, policy.trainable_variables)
+'''),
+    Valid("GG101", "old_output_snapshot_in_ratio", '''\
+import tensorflow as tf
+
+policy = tf.keras.Sequential([tf.keras.layers.Dense(2)])
+x = tf.random.normal([8, 3])
+snapshot = {"mean": policy(x).numpy()}
+with tf.GradientTape() as tape:
+    ratio = tf.exp(policy(x) - snapshot["mean"])
+    loss = -tf.reduce_mean(ratio)
+grads = tape.gradient(loss, policy.trainable_variables)
+'''),
     Valid("GG101", "numpy_of_labels", '''\
 import tensorflow as tf
 
