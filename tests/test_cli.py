@@ -938,6 +938,24 @@ def test_a_dead_worker_leaves_no_file_unchecked(capsys, monkeypatch):
            "checking the other 3 files here" in err
 
 
+def test_gg900_analyses_again_only_the_files_with_a_suppression_comment(capsys, monkeypatch):
+    analysed = []
+
+    def counting(source, path="<stdin>", *, enabled=None, **_):
+        analysed.append(str(path))
+        return fake_findings(source, path, enabled=enabled)
+
+    monkeypatch.setattr(api, "findings", counting)
+    write("plain.py", BAD + "# a comment, no suppression\n")
+    write("used.py", "y = x.numpy()  # noqa: GG999\n")
+    write("unused.py", "y = 1  # gradguard: ignore[GG998]\n")
+    write("other_tool.py", "import os  # noqa: F401\n")  # another tool's code: never judged
+    code, out, _ = run(capsys, "check", "--no-cache", "--extend-select", "GG900", ".")
+    assert "unused.py:1:8: GG900" in out and out.count("GG900") == 1 and "plain.py:2:6: GG999" in out
+    # Every file for the check, then again for GG900 only those with a comment that could be unused.
+    assert sorted(analysed) == sorted(["other_tool.py", "plain.py", "unused.py", "used.py"] + ["unused.py", "used.py"])
+
+
 # ------------------------------------------------------------------------------ result cache
 
 
