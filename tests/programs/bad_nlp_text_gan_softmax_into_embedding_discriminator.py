@@ -1,0 +1,49 @@
+# expect: GG403@46
+# tensorflow: none
+# fixed: nofix
+# shape: the poster's second try at the text GAN: no argmax, the generator's softmax over the vocabulary goes straight into the discriminator (its input length changed to the vocabulary size), whose first layer is an Embedding; the Embedding looks its input up as integer ids (Keras casts the probabilities to int32), so gradients_of_generator is still [None, ...] ("even if I directly pass generator output to discriminator input ... gradients always [None]")
+# source: https://github.com/keras-team/tf-keras/issues/293
+# family: 3
+# gap: gradguard is silent: it has no summary of keras.layers.Embedding as a layer whose input carries no gradient (it indexes with its input cast to int32), so a generator output fed to a Sequential whose first layer is an Embedding is not seen as cut; the Keras-layer table would need an entry for index-taking layers (Embedding, and CategoryEncoding/StringLookup/IntegerLookup alike) and GG403 would fire at the discriminator call in the tape
+import numpy as np
+import tensorflow as tf
+import keras
+from keras import layers
+
+total_words = 40
+max_sequence_length = 8
+batch_size = 4
+
+generator = keras.Sequential(
+    [
+        keras.Input(shape=(max_sequence_length - 1,)),
+        layers.Embedding(total_words, 16),
+        layers.LSTM(16, return_sequences=True),
+        layers.LSTM(8),
+        layers.Dropout(0.1),
+        layers.Dense(total_words // 4),
+        layers.Dense(total_words, activation="softmax"),
+    ],
+    name="generator",
+)
+discriminator = keras.Sequential(
+    [
+        keras.Input(shape=(total_words,)),
+        layers.Embedding(total_words, 16),
+        layers.Bidirectional(layers.LSTM(8)),
+        layers.Dropout(0.2),
+        layers.Dense(8, activation="relu"),
+        layers.Dense(1, activation="sigmoid"),
+    ],
+    name="discriminator",
+)
+cross_entropy = keras.losses.BinaryCrossentropy()
+generator_optimizer = keras.optimizers.Adam(0.01)
+text = np.random.randint(1, total_words, size=(batch_size, max_sequence_length - 1))
+
+with tf.GradientTape() as gen_tape:
+    predicted_next_word = generator(text, training=True)
+    fake_output = discriminator(predicted_next_word, training=True)
+    gen_loss = cross_entropy(tf.ones_like(fake_output), fake_output)
+gradients_of_generator = gen_tape.gradient(gen_loss, generator.trainable_variables)
+generator_optimizer.apply_gradients(zip(gradients_of_generator, generator.trainable_variables))
