@@ -8,7 +8,7 @@ from ..source.imports import is_differentiable_numpy, is_numpy, is_tensorflow
 from . import no_gradient
 from .facts import MinimizeCall, name_key
 from .frame import Frame
-from .library import (TF_FUNCTION, COLLECTION_ADDERS, FIT_METHODS, is_integer_dtype, GRADIENT_METHODS, KERAS_MODEL_FACTORIES, KERAS_MODEL_PREFIXES,
+from .library import (TF_FUNCTION, NUMPY_FUNCTIONS, COLLECTION_ADDERS, FIT_METHODS, is_integer_dtype, GRADIENT_METHODS, KERAS_MODEL_FACTORIES, KERAS_MODEL_PREFIXES,
                       MODEL_RETURNING_METHODS, NOT_FORWARD_METHODS, NOT_TENSOR_NAMESPACES, PREDICT_METHODS)
 from .values import UNKNOWN, Break, Grad, Kind, Origin, OriginKind, Site, Value, cut_by, evolve, join
 
@@ -58,6 +58,10 @@ class Calls:
             self._add_to_collection(func.value, site, frame)
         if receiver is not None and receiver.role == "dataset" and method in DATASET_FUNCTIONS:
             site.args = [self._traced_function(v) for v in site.args]
+        if qual in NUMPY_FUNCTIONS and node.args:
+            # `tf.numpy_function(self.np_step, [], ...)`: what the Python function reads (a model
+            # it runs) goes through the op as its inputs do.
+            site.args[0] = self._traced_function(self._function_value(node.args[0], site.args[0], frame), numpy=True)
         if receiver is not None and receiver.kind == Kind.MODEL and method in PREDICT_METHODS:
             site.receiver = self._model_output(receiver, node, frame)
         broken = self._apply_breaks(site, None, frame)
@@ -324,15 +328,24 @@ class Calls:
             value = evolve(value, role="dataset")  # `ds.batch(32).shuffle(100)`: still a dataset
         return self.op(evolve(value, items=None) if value.items is not None else value, site.node, frame)
 
-    def _traced_function(self, value: Value) -> Value:
+    def _function_value(self, node: ast.AST, value: Value, frame: Frame) -> Value:
+        """A function passed as an argument: `self.np_train_step` is the class's method."""
+        if value.kind != Kind.CALLABLE and isinstance(node, ast.Attribute):
+            return self._callee_attribute(node, frame)
+        return value
+
+    def _traced_function(self, value: Value, numpy: bool = False) -> Value:
         """The function given to `ds.reduce`/`ds.map`, as what it reads from outside (the variables
-        of its closure): tf.data traces it into the dataset's graph, out of the tape's sight."""
+        of its closure): tf.data traces it into the dataset's graph, out of the tape's sight.
+        `numpy`: a function `tf.numpy_function` runs, where what it computes with numpy (its own
+        breaks) still reads the model."""
         if value.kind != Kind.CALLABLE or not isinstance(value.func, (ast.FunctionDef, ast.Lambda)):
             return value
         summary = self.summary(value.func, self.class_of_function.get(id(value.func)))
         if summary is None:
             return value
-        read = frozenset(g for g in summary.live if g.origin.kind is not OriginKind.PARAM)
+        grads = [*summary.live, *(c.grad for c in summary.cut)] if numpy else summary.live
+        read = frozenset(g for g in grads if g.origin.kind is not OriginKind.PARAM)
         return Value(read, kind=Kind.TENSOR) if read else value
 
     def _maybe_uses_models(self, site: Site, value: Value) -> Value:

@@ -25,11 +25,14 @@ WEIGHTLESS_LAYERS = {
     "AveragePooling2D", "AveragePooling3D", "Concatenate", "Cropping1D", "Cropping2D", "Cropping3D", "Dot",
     "Dropout", "ELU", "Flatten", "GaussianDropout", "GaussianNoise", "GlobalAveragePooling1D",
     "GlobalAveragePooling2D", "GlobalAveragePooling3D", "GlobalMaxPooling1D", "GlobalMaxPooling2D",
-    "GlobalMaxPooling3D", "InputLayer", "Lambda", "LeakyReLU", "MaxPooling1D", "MaxPooling2D", "MaxPooling3D",
+    "GlobalMaxPooling3D", "Input", "InputLayer", "Lambda", "LeakyReLU", "MaxPooling1D", "MaxPooling2D", "MaxPooling3D",
     "Maximum", "Minimum", "Multiply", "Permute", "ReLU", "RepeatVector", "Rescaling", "Reshape", "Softmax",
     "SpatialDropout1D", "SpatialDropout2D", "SpatialDropout3D", "Subtract", "UpSampling1D", "UpSampling2D",
     "UpSampling3D", "ZeroPadding1D", "ZeroPadding2D", "ZeroPadding3D",
 }
+# Keras layers that read their input as integers (ids, bins, categories): no gradient reaches the
+# input (TensorFlow 2.21 / Keras 3: None for each), whatever it was computed from.
+INTEGER_INPUT_LAYERS = {"Embedding", "CategoryEncoding", "IntegerLookup", "Hashing", "Discretization"}
 # Keras layers with non-trainable variables (moving statistics): `model.variables` lists them.
 STATEFUL_LAYERS = {"BatchNormalization", "SyncBatchNormalization", "Normalization"}
 SEQUENTIAL = ("keras.Sequential", "keras.models.Sequential")
@@ -103,6 +106,10 @@ class Layers:
             brk = self._function_break(activation, frame, f"the activation of `{name}`")
             if brk is not None:  # the activation runs after the weights: it cuts them too
                 return LayerEffect(input_cut=brk, weights_cut=brk, name=name)
+        if name in INTEGER_INPUT_LAYERS:
+            brk = Break("GG403", self.doc.span(site.node), f"`{name}`, which reads its input as integers",
+                        self.doc.short(site.node), site.node, inside="the model")
+            return LayerEffect(input_cut=brk, weightless=name != "Embedding", name=name)
         if name in WEIGHTLESS_LAYERS:
             return LayerEffect(weightless=True, name=name)
         if name in STATEFUL_LAYERS:

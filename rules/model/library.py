@@ -9,6 +9,9 @@ KERAS_MODEL_FACTORIES = (
 )
 KERAS_MODEL_PREFIXES = ("keras.layers.", "keras.applications.", "tensorflow_hub.")
 KERAS_BASES = {"Model", "Layer", "Sequential", "Loss"}
+# Ops that run a Python function on numpy values (GG107): nothing inside is differentiable.
+NUMPY_FUNCTIONS = {"tensorflow.numpy_function", "tensorflow.compat.v1.numpy_function",
+                   "tensorflow.compat.v1.py_func", "tensorflow.py_func"}
 TF_FUNCTION = ("tensorflow.function", "tensorflow.compat.v2.function", "tensorflow.compat.v1.function")
 # `tf.Module`: variables set on `self` are tracked (`trainable_variables`) and `__call__` is the
 # forward pass, as a Keras layer's `call` is.

@@ -1,10 +1,9 @@
-# expect: GG403@46
+# expect: GG403@45
 # tensorflow: none
 # fixed: nofix
 # shape: the poster's second try at the text GAN: no argmax, the generator's softmax over the vocabulary goes straight into the discriminator (its input length changed to the vocabulary size), whose first layer is an Embedding; the Embedding looks its input up as integer ids (Keras casts the probabilities to int32), so gradients_of_generator is still [None, ...] ("even if I directly pass generator output to discriminator input ... gradients always [None]")
 # source: https://github.com/keras-team/tf-keras/issues/293
 # family: 3
-# gap: gradguard is silent: it has no summary of keras.layers.Embedding as a layer whose input carries no gradient (it indexes with its input cast to int32), so a generator output fed to a Sequential whose first layer is an Embedding is not seen as cut; the Keras-layer table would need an entry for index-taking layers (Embedding, and CategoryEncoding/StringLookup/IntegerLookup alike) and GG403 would fire at the discriminator call in the tape
 import numpy as np
 import tensorflow as tf
 import keras

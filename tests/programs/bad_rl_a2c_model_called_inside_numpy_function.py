@@ -1,10 +1,9 @@
-# expect: GG107@44
+# expect: GG107@43
 # tensorflow: none
 # fixed: nofix
 # shape: an A2C agent class whose `train_step` opens the tape and gets everything from `tf.numpy_function(self.np_train_step, [], [tf.float32 for _ in range(8)])`: the numpy side steps the environments and also runs the actor-critic model to produce `actor_logits` and `value_logits`, so the policy and value losses built from them inside the tape reach no variable ("ValueError: No gradients provided for any variable: ['conv2d/kernel:0', ...]")
 # source: https://github.com/tensorflow/tensorflow/issues/47288
 # family: 4
-# gap: gradguard reports GG302@56 instead ("the loss given to `tape.gradient` never uses `model`", `model` recognised by its name only): it does not follow `self.np_train_step` into the numpy_function, so it sees neither that the model does run there nor that GG107's cut (the numpy_function output) is what feeds the loss; the right finding is GG107 at the `tf.numpy_function` call, whose Python callee runs the trained model
 import numpy as np
 import tensorflow as tf
 import keras

@@ -199,6 +199,38 @@ with tf.GradientTape() as tape:
     loss = tf.reduce_sum(clipped)
 grad = tape.gradient(loss, w)
 '''),
+    Invalid("GG107", "numpy_function_runs_the_model", '''\
+import numpy as np
+import tensorflow as tf
+
+model = tf.keras.Sequential([tf.keras.layers.Dense(2)])
+
+
+def np_rollout():
+    return np.asarray(model(np.random.rand(4, 3).astype("float32")))
+
+
+with tf.GradientTape() as tape:
+    logits = tf.numpy_function(np_rollout, [], tf.float32)
+    loss = tf.reduce_mean(tf.square(logits))
+grads = tape.gradient(loss, model.trainable_variables)
+'''),
+    Valid("GG107", "numpy_function_steps_the_environment", '''\
+import numpy as np
+import tensorflow as tf
+
+model = tf.keras.Sequential([tf.keras.layers.Dense(2)])
+
+
+def np_env_step(actions):
+    return (np.random.rand(4, 3) + actions.sum()).astype("float32")
+
+
+states = tf.numpy_function(np_env_step, [tf.constant([0, 1])], tf.float32)
+with tf.GradientTape() as tape:
+    loss = tf.reduce_mean(tf.square(model(states)))
+grads = tape.gradient(loss, model.trainable_variables)
+'''),
     Valid("GG107", "numpy_function_on_labels", '''\
 import numpy as np
 import tensorflow as tf

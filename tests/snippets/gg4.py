@@ -77,6 +77,27 @@ with tf.GradientTape() as tape:
     loss = tf.reduce_sum(tf.cast(counts, tf.float32))
 grad = tape.gradient(loss, w)
 '''),
+    Invalid("GG403", "model_output_into_embedding", '''\
+import tensorflow as tf
+import keras
+
+generator = keras.Sequential([keras.Input((4,)), keras.layers.Dense(10, activation="softmax")])
+discriminator = keras.Sequential([keras.layers.Embedding(10, 8), keras.layers.Flatten(), keras.layers.Dense(1)])
+with tf.GradientTape() as tape:
+    fake = generator(tf.random.normal([2, 4]))
+    loss = -tf.reduce_mean(discriminator(fake))
+grads = tape.gradient(loss, generator.trainable_variables)
+'''),
+    Valid("GG403", "token_ids_into_embedding", '''\
+import tensorflow as tf
+import keras
+
+model = keras.Sequential([keras.layers.Embedding(10, 8), keras.layers.Flatten(), keras.layers.Dense(1)])
+tokens = tf.constant([[1, 4, 2], [3, 0, 9]])
+with tf.GradientTape() as tape:
+    loss = tf.reduce_mean(tf.square(model(tokens)))
+grads = tape.gradient(loss, model.trainable_variables)
+'''),
     Valid("GG403", "cast_labels", '''\
 import tensorflow as tf
 

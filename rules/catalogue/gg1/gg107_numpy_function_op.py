@@ -1,10 +1,9 @@
 """GG107: `tf.numpy_function` / `tf.compat.v1.py_func` on the path to the loss."""
 from __future__ import annotations
 
+from ...model.library import NUMPY_FUNCTIONS
 from ..rule import BreakRule
 
-_NUMPY_OPS = {"tensorflow.numpy_function", "tensorflow.compat.v1.numpy_function",
-              "tensorflow.compat.v1.py_func", "tensorflow.py_func"}
 
 
 class NumpyFunctionOp(BreakRule):
@@ -12,7 +11,8 @@ class NumpyFunctionOp(BreakRule):
     name = "numpy-function-op"
     summary = "`tf.numpy_function` runs Python on numpy arrays and has no gradient"
     what = "A gradient-carrying tensor goes through `tf.numpy_function` (or the TF1 `py_func`) on its way " \
-           "to the loss."
+           "to the loss, or the Python function it runs calls the model (`tf.numpy_function(self.np_step, " \
+           "[], ...)` stepping the environments and running the policy) and the loss uses its results."
     why = "`tf.numpy_function` hands numpy arrays to a Python function and registers no gradient, so " \
           "the tape stops there. `tf.py_function` is differentiable when the wrapped function uses " \
           "TensorFlow operations on its tensor arguments; better still, write the computation with TensorFlow ops."
@@ -57,9 +57,12 @@ grads = tape.gradient(loss, model.trainable_variables)
 '''
 
     def value_node(self, site):
+        inputs = site.args[1] if len(site.args) > 1 else site.keywords.get("inp")
+        if site.args and site.args[0].live and not (inputs is not None and inputs.live):
+            return site.node.args[0]  # the function runs the model: `self.np_train_step`
         return site.arg_node(1, "inp")
 
     def match(self, site):
-        if site.qualname in _NUMPY_OPS:
+        if site.qualname in NUMPY_FUNCTIONS:
             return f"`{site.doc.text(site.node.func)}`"
         return None

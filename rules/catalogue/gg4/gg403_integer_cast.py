@@ -29,7 +29,10 @@ class IntegerCast(BreakRule):
     summary = "casting to an integer or bool dtype drops the gradient"
     verb = "goes through"
     what = "A gradient-carrying value is cast to an integer or boolean dtype (`tf.cast(x, tf.int32)`, " \
-           "`x.astype(int)`) and the loss depends on the variables only through the cast."
+           "`x.astype(int)`) and the loss depends on the variables only through the cast. Keras layers " \
+           "that read their input as integers do the same: `Embedding`, `CategoryEncoding`, " \
+           "`IntegerLookup`, `Hashing`, `Discretization` (a generator's softmax fed to a discriminator " \
+           "that starts with an `Embedding` gives the generator no gradient)."
     why = "Gradients exist only for floating-point (and complex) tensors. TensorFlow's `Cast` gradient " \
           "returns `None` when either side is an integer or boolean dtype."
     error = "`ValueError: No gradients provided for any variable`, or `None` gradients."
