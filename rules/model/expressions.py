@@ -209,7 +209,10 @@ class Expressions:
         frame.returns.extend(inner.returns)
         result = join(values)
         if result.kind in (Kind.VARIABLE, Kind.VARIABLES):
-            return Value(kind=Kind.VARIABLES, sources=variable_origins(result))
+            # `[v for v in model.trainable_variables if "pooler" not in v.path]`: some of them, not
+            # known which (a sink asking for them does not ask for every layer of the model).
+            subset = any(generator.ifs for generator in node.generators)
+            return Value(kind=Kind.VARIABLES, sources=variable_origins(result), role="subset" if subset else None)
         return result
 
     def eval_ListComp(self, node: ast.AST, frame: Frame) -> Value:

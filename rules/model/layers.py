@@ -53,7 +53,8 @@ class Layers:
             self.ensure_attributes(cls)
             summary = self.summary(call, cls)
             if summary is not None:
-                effect = _effect_of_summary(summary, cls.origin, f"`{cls.node.name}.{call.name}`", name=cls.node.name)
+                effect = _effect_of_summary(summary, cls.origin, f"`{cls.node.name}.{call.name}`", name=cls.node.name,
+                                            sublayers=self.sublayers.get(cls.origin.key, set()))
         if cls.is_keras and any(v.effect is not None and v.effect.stateful for v in cls.attrs.values()):
             effect = evolve(effect or LayerEffect(name=cls.node.name), stateful=True)  # `self.bn = BatchNormalization()`
         self.effects[key] = effect
@@ -142,11 +143,13 @@ class Layers:
                              deliberate=rule.absorbs_cuts, inside=inside)
         return None
 
-    def _per_output(self, model: Origin, outputs: tuple[frozenset[Origin], ...], output: Value, span) -> Value:
+    def _per_output(self, model: Origin, outputs: tuple[frozenset[Origin], ...], output: Value, span,
+                    hidden: frozenset[Origin] = frozenset()) -> Value:
         """A multi-output functional model's result: one item per output, each carrying the model and
-        the layers that reach it; the sink asking for the model's variables asks about every layer."""
+        the layers that reach it; the sink asking for the model's variables asks about every layer
+        (and the sub-layers that reach no output at all, `hidden`)."""
         parts = {layer: _layer_part(model, layer) for layers in outputs for layer in layers}
-        group = set(parts.values())
+        group = set(parts.values()) | {_layer_part(model, layer) for layer in hidden}
         for part in group:
             self.analysis.parts.setdefault(part.key, set()).update(group)
         items = tuple(evolve(output, live=output.live | {Grad(parts[layer], span, None) for layer in layers})
@@ -218,7 +221,7 @@ class Layers:
         # variables too, so which sub-layer was asked about is not known.
         if effect.outputs is not None and model.model is not None and effect.weights_cut is None and output.live \
                 and not (frame.cls is not None and model.model == frame.cls.origin):
-            output = self._per_output(model.model, effect.outputs, output, span)
+            output = self._per_output(model.model, effect.outputs, output, span, effect.hidden)
         # Still live, and a gradient call that reaches them raises: both are true.
         if effect.weights_raises is not None:
             brk = reported(effect.weights_raises)
@@ -248,6 +251,20 @@ class Layers:
         sublayer = Origin(OriginKind.MODEL, f"self.{func.attr}", f"{cls.origin.key}.{func.attr}", span,
                           part_of=cls.origin.key)
         grad = Grad(sublayer, span, None)
+        seen = self.sublayers.setdefault(cls.origin.key, set())
+        seen.add(sublayer)
+        effect = self.effect_of(model)
+        if effect is not None and effect.outputs is not None and not result.items:
+            # `self.bert(x)` whose own `call` returns several outputs: each output carries the
+            # sub-layers of `self.bert` that reach it, as parts of this class (`self.bert.pooler`).
+            def nested(inner: Origin) -> Origin:
+                name = f"self.{func.attr}.{inner.name.removeprefix('self.')}"
+                return Origin(OriginKind.MODEL, name, f"{sublayer.key}.{inner.key}", inner.span, part_of=cls.origin.key)
+            inner_parts = [frozenset(nested(o) for o in layers) for layers in effect.outputs]
+            seen.update(*inner_parts, *(nested(o) for o in effect.hidden))
+            items = tuple(evolve(result, live=result.live | {grad} | {Grad(o, span, None) for o in parts})
+                          for parts in inner_parts)
+            return evolve(result, live=result.live | {grad}, items=items)
         items = tuple(evolve(i, live=i.live | {grad}) for i in result.items) if result.items else result.items
         return evolve(result, live=result.live | {grad}, items=items)
 
@@ -264,7 +281,7 @@ def forward_method(cls: ClassInfo) -> ast.FunctionDef | None:
 
 
 def _effect_of_summary(summary: Value, own: Origin | None, inside: str, param: int = 1,
-                       name: str = "") -> LayerEffect | None:
+                       name: str = "", sublayers: set[Origin] = frozenset()) -> LayerEffect | None:
     """A function's effect from its summary: parameter `param` is the input; `own` the origin of
     the layer's weights. A path counts as cut only when the summary has a cut and no live path."""
     def first(matches, raising: bool = False) -> Break | None:
@@ -284,10 +301,12 @@ def _effect_of_summary(summary: Value, own: Origin | None, inside: str, param: i
     input_cut, weights_cut = first(is_input), first(is_own)
     input_raises, weights_raises = first(is_input, raising=True), first(is_own, raising=True)
     outputs = _layers_by_output(summary, lambda o: own is not None and o.part_of == own.key) if own else None
+    hidden = frozenset(sublayers) - frozenset().union(*outputs) if outputs else frozenset()
     if not (input_cut or weights_cut or input_raises or weights_raises or outputs):
         return None
     return LayerEffect(input_cut=input_cut, weights_cut=weights_cut, name=name, input_raises=input_raises,
-                       weights_raises=weights_raises, outputs=outputs if weights_cut is None else None)
+                       weights_raises=weights_raises, outputs=outputs if weights_cut is None else None,
+                       hidden=hidden if weights_cut is None else frozenset())
 
 
 def _sequential_effect(layers: tuple[Value, ...]) -> LayerEffect | None:

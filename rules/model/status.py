@@ -116,7 +116,7 @@ def differentiated(sink: Sink, parts: dict[str, set[Origin]] | None = None) -> s
     and the tensors that tape itself watched)."""
     if sink.sources is not None:
         asked = set().union(*(item.origins for item in sink.sources))
-        keys = {o.key for o in asked}
+        keys = {o.key for item in sink.sources if item.value.role != "subset" for o in item.origins}
         grads = [*sink.target.live, *(c.grad for c in sink.target.cut)]
         used_parts = {g.origin for g in grads if g.origin.part_of is not None and g.origin.part_of in keys}
         # Every layer of a multi-output model whose output the loss uses: the unused heads too.

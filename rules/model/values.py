@@ -133,6 +133,9 @@ class LayerEffect:
     # output, the layers of the model that reach it, so a loss built from one output leaves the
     # layers only the others reach without a gradient.
     outputs: tuple[frozenset[Origin], ...] | None = None
+    # A subclassed model's sub-layers (and theirs) that reach none of its outputs: the pooler of
+    # a BERT layer whose `call` drops it (`self.bert(x)[0]`). Asked for, they get no gradient.
+    hidden: frozenset[Origin] = frozenset()
     # An op with no registered gradient that its input (its weights) goes through, whatever else does.
     input_raises: Break | None = None
     weights_raises: Break | None = None

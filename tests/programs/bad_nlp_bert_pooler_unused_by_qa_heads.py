@@ -1,10 +1,9 @@
-# expect: GG302@55
+# expect: GG302@53
 # tensorflow: none
 # fixed: nofix
 # shape: a question-answering model over a BERT-like main layer whose `call` returns `(sequence_output, pooled_output)`, the pooler a Dense(tanh) on the first token; the model's `call` feeds only `outputs[0]` to its `start` and `end` heads, so fit gets None for the pooler's kernel and bias ("Gradients do not exist for variables ['tf_bert_model/bert/pooler/dense/kernel:0', ...]")
 # source: https://github.com/huggingface/transformers/issues/2256
 # family: 6
-# gap: gradguard is silent: its GG302 check of sub-layers that reach only unused outputs looks at the layers of the model whose output the loss uses, not at a sub-layer (`pooler`) of a sub-layer (`bert`) whose second return value the outer `call` drops (`outputs[0]` only); it would need a per-class summary mapping each element of `TFBertMainLayer.call`'s returned tuple to the layers that reach it, carried through the subscript in the outer `call`
 import numpy as np
 import tensorflow as tf
 import keras
