@@ -312,8 +312,11 @@ async def test_set_trace_off_stops_log_trace(tmp_path):
         uri = open_file(client, tmp_path / "train.py", BAD)
         await pull(client, uri)
         assert traces
-        count = len(traces)
         client.set_trace(types.SetTraceParams(value=types.TraceValue.Off))
+        # A round trip after the switch: the open's own analysis may still have been tracing when
+        # the pull answered (under load it finishes later); once the server has read `Off`, nothing.
+        await pull(client, uri)
+        count = len(traces)
         change_document(client, uri, 2, (0, 0), (0, 0), "# edited\n")
         await pull(client, uri)
         assert len(traces) == count
