@@ -1,6 +1,7 @@
 """Recall on the mined programs: of the corpus programs rebuilt from public bug reports (those
 with a `# source:` header line), how many gradguard reports exactly as the header says, by
-family (tests/programs/README.md).
+family (tests/programs/README.md); then the same for each held-out sample (`# heldout: N`: threads
+mined after the analysis was written, the fairer measure of what users will see).
 
     .venv/bin/python bench/recall.py [--json OUT] [--compare OLD.json] [PROGRAMS_DIR]
 
@@ -57,7 +58,7 @@ def outcome(path: Path) -> dict:
     else:
         verdict = "missed"
     return {"name": path.name, "family": header["family"], "source": header["source"],
-            "want": want, "got": got, "verdict": verdict, "gap": header["gap"]}
+            "want": want, "got": got, "verdict": verdict, "gap": header["gap"], "heldout": header["heldout"]}
 
 
 def table(results: list[dict], before: dict[str, dict] | None) -> str:
@@ -102,6 +103,12 @@ def main() -> int:
     if args.compare:
         before = {r["name"]: r for r in json.loads(args.compare.read_text(encoding="utf-8"))}
     print(table(results, before))
+    for sample in sorted({r["heldout"] for r in results if r["heldout"]}):
+        held = [r for r in results if r["heldout"] == sample]
+        bad = [r for r in held if r["want"]]
+        ok = [r for r in held if not r["want"]]
+        print(f"held-out sample {sample}: {sum(r['verdict'] == 'found' for r in bad)} of {len(bad)} bad programs "
+              f"found exactly; {sum(r['verdict'] == 'clean' for r in ok)} of {len(ok)} correct twins silent")
     for result in results:
         if result["want"] and result["verdict"] != "found":
             why = f" — gap: {result['gap']}" if result["gap"] else ""

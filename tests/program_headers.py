@@ -121,7 +121,7 @@ def sorted_entries(entries) -> list[str]:
 # Headers
 
 
-_HEADER_KEYS = ("expect", "tensorflow", "fixed", "shape", "source", "family", "gap")
+_HEADER_KEYS = ("expect", "tensorflow", "fixed", "shape", "source", "family", "gap", "heldout")
 
 
 def parse_header(source: str) -> dict[str, Any]:
@@ -133,7 +133,8 @@ def parse_header(source: str) -> dict[str, Any]:
     order of position (a multiset: an entry is listed once per finding); "tensorflow": str,
     "fixed": str | None, "shape": str, "source": str (the public thread a mined program
     rebuilds), "family": str (the recall family of issue 14 it belongs to), "gap": str | None
-    (why gradguard does not report it as `expect:` says yet)}. Only the leading comment block (blank lines allowed) is
+    (why gradguard does not report it as `expect:` says yet), "heldout": str (the held-out sample
+    it was mined for, "" if none)}. Only the leading comment block (blank lines allowed) is
     read. A malformed entry raises ValueError.
     """
     text = source
@@ -165,4 +166,5 @@ def parse_header(source: str) -> dict[str, Any]:
         "source": found.get("source", ""),
         "family": found.get("family", ""),
         "gap": found.get("gap"),
+        "heldout": found.get("heldout", ""),
     }

@@ -42,3 +42,10 @@ def test_notebook_lines_map_to_cells_counted_like_gradguard_check():
     assert parse_header(nb)["findings"] == ["GG101@cell4:2"]
     with pytest.raises(ValueError):
         notebook_position(nb, 7)
+
+
+def test_the_held_out_sample_of_a_program_is_read_from_its_header():
+    header = parse_header("# expect: GG101@4\n# tensorflow: none\n# source: https://example.org/t/1\n"
+                          "# heldout: 2\nx = 1\n")
+    assert header["heldout"] == "2" and header["source"] == "https://example.org/t/1"
+    assert parse_header("# expect: none\nx = 1\n")["heldout"] == ""

@@ -1,9 +1,10 @@
-# expect: GG302@53
+# expect: GG302@54
 # tensorflow: none
 # fixed: nofix
 # shape: a Bayesian regression net of two tfp.layers.DenseVariational layers (`dense_v1`, `dense_v2`, trainable mean-field posterior and trainable prior, both VariableLayer "constant" weights) trained with a GradientTape on the negative log-likelihood alone; the prior's weights reach only the KL penalty each layer adds to `model.losses`, which the loop leaves out, so their gradients are None ("Gradients do not exist for variables ['model__dense_variational/dense_v1/constant:0', ...]"; the same model trains with fit, which adds model.losses)
 # source: https://github.com/tensorflow/probability/issues/1560
 # family: 6
+# heldout: 1
 # gap: gradguard is silent: it has no summary of tfp.layers.DenseVariational, whose prior weights reach only the KL penalty the layer adds with add_loss (model.losses), so it cannot see that a tape loss without `model1.losses` asks for weights it never uses; it would need per-layer knowledge of which weights feed only add_loss terms (DenseVariational's prior, regularizers) and a check that the taped loss includes `model.losses` (a custom layer in the same file whose prior weight feeds only `self.add_loss` is missed the same way)
 import numpy as np
 import tensorflow as tf

@@ -1,9 +1,10 @@
-# expect: GG103@45
+# expect: GG103@46
 # tensorflow: none
 # fixed: nofix
 # shape: the Iris custom-training walkthrough with a research loss: per-example cross-entropies collected as Python floats (`losses.append(float(loss))`), a numpy helper measures the distance between their histogram and a normal density, and `tf.convert_to_tensor(dis)` is returned as the loss; every gradient is None (the poster's extra `tape.watch(model.trainable_variables)` inside the tape is left out: under Keras 3 it raises ValueError before any gradient, Keras variables not being tf.Variables)
 # source: https://github.com/tensorflow/tensorflow/issues/30190
 # family: 4
+# heldout: 1
 import numpy as np
 import tensorflow as tf
 import keras

@@ -1,9 +1,10 @@
-# expect: GG305@30 GG305@31
+# expect: GG305@31 GG305@32
 # tensorflow: none
 # fixed: nofix
 # shape: a CNN feeds a custom layer whose inputs must be variables (the poster wanted `tf.Variable`s to attach hand-written gradients to later): the CNN's two outputs are stored into the variables `F` ("FXT") and `B` ("BXT") with `assign`, and the custom layer computes from `F`, `B` and a trainable `lambda_tf`; assign has no gradient, so every CNN variable gets None (the thread asked for a gradient for tf.assign; the answer: pass the tensors themselves)
 # source: https://github.com/tensorflow/tensorflow/issues/17735
 # family: 3
+# heldout: 2
 import numpy as np
 import tensorflow as tf
 import keras

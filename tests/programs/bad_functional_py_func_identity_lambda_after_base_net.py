@@ -1,9 +1,10 @@
-# expect: GG107@22
+# expect: GG107@23
 # tensorflow: none
 # fixed: nofix
 # shape: a few layers stacked on a pretrained base net in the functional API: a Lambda sums the base's class scores, then a second Lambda wraps an identity Python function in `tf.compat.v1.py_func` (with `set_shape` to restore the static shape) before the model output; compile + fit with mae gets no gradient for any base-net variable (TF 1 raised "None values not supported"; TF 2.21 / Keras 3: "No gradients provided for any variable"), since py_func has no gradient even for an identity
 # source: https://github.com/keras-team/keras/issues/9130
 # family: 3
+# heldout: 2
 import numpy as np
 import tensorflow as tf
 import keras

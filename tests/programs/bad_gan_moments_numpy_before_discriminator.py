@@ -1,9 +1,10 @@
-# expect: GG101@40
+# expect: GG101@41
 # tensorflow: none
 # fixed: nofix
 # shape: the "GANs in 50 lines" toy GAN ported to TF 2: the discriminator D sees four moments (mean, std, skew, kurtosis) of a batch, computed by a numpy helper `get_moments`; the generator step feeds it `g_fake_data.numpy().T` inside the tape, so the generator's gradients are all None
 # source: https://github.com/tensorflow/tensorflow/issues/31919
 # family: 4
+# heldout: 1
 import numpy as np
 import tensorflow as tf
 import keras

@@ -1,9 +1,10 @@
-# expect: GG302@53
+# expect: GG302@54
 # tensorflow: none
 # fixed: nofix
 # shape: a question-answering model over a BERT-like main layer whose `call` returns `(sequence_output, pooled_output)`, the pooler a Dense(tanh) on the first token; the model's `call` feeds only `outputs[0]` to its `start` and `end` heads, so fit gets None for the pooler's kernel and bias ("Gradients do not exist for variables ['tf_bert_model/bert/pooler/dense/kernel:0', ...]")
 # source: https://github.com/huggingface/transformers/issues/2256
 # family: 6
+# heldout: 1
 import numpy as np
 import tensorflow as tf
 import keras

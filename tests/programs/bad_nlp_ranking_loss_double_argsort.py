@@ -1,9 +1,10 @@
-# expect: GG402@21
+# expect: GG402@22
 # tensorflow: none
 # fixed: nofix
 # shape: ordering the cells of a document with a transformer encoder (a small Embedding + Dense stack stands in for `TFAutoModel.from_pretrained("distilbert-base-uncased")`) and a Dense head scoring each cell; the custom loss from `calculate_loss(pad_val, max_val)` replaces padded targets by `max_val`, turns targets and scores into ranks with `tf.argsort(tf.argsort(...))` and sums the absolute rank differences; argsort returns integer positions, so fit gets no gradient ("change this with 'mse' and the error is gone")
 # source: https://github.com/tensorflow/tensorflow/issues/56396
 # family: 4
+# heldout: 1
 import numpy as np
 import tensorflow as tf
 import keras

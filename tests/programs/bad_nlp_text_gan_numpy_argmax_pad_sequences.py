@@ -1,9 +1,10 @@
-# expect: GG102@47
+# expect: GG102@48
 # tensorflow: none
 # fixed: nofix
 # shape: text GAN in a custom loop: an LSTM generator predicts a softmax over the vocabulary for the next word, `np.argmax` picks the word id and `pad_sequences` pads it to the discriminator's input length, and an Embedding + bidirectional LSTM discriminator scores it; gradients_of_generator is [None, ...] (the poster: "gradients always [None]")
 # source: https://github.com/keras-team/tf-keras/issues/293
 # family: 4
+# heldout: 1
 import numpy as np
 import tensorflow as tf
 import keras

@@ -1,9 +1,10 @@
-# expect: GG403@45
+# expect: GG403@46
 # tensorflow: none
 # fixed: nofix
 # shape: the poster's second try at the text GAN: no argmax, the generator's softmax over the vocabulary goes straight into the discriminator (its input length changed to the vocabulary size), whose first layer is an Embedding; the Embedding looks its input up as integer ids (Keras casts the probabilities to int32), so gradients_of_generator is still [None, ...] ("even if I directly pass generator output to discriminator input ... gradients always [None]")
 # source: https://github.com/keras-team/tf-keras/issues/293
 # family: 3
+# heldout: 1
 import numpy as np
 import tensorflow as tf
 import keras

@@ -1,9 +1,10 @@
-# expect: GG306@31
+# expect: GG306@32
 # tensorflow: none
 # fixed: ok
 # shape: a physics-informed solver for the time-independent Schrödinger equation, a class whose `@tf.function` `schrodinger_loss` nests two persistent tapes for the second derivative of psi(x); only the inner tape watches the plain tensor `x`, so the outer tape never records dpsi/dx as a function of x and `d2psi_dx2` is None (the poster: "the second derivative calculation always returns None, irrespective of the potential function used", with relu or other activations; tanh here)
 # source: https://coderapp.vercel.app/answer/78712449
 # family: 2
+# heldout: 1
 # gap: gradguard is silent: GG306 fires for the same nested tapes written at module level (`x = tf.random.uniform(...)` in scope, it then asks for `tape2.watch(x)`), but here `x` is a parameter of the method `schrodinger_loss(self, x, E)`, which could as well be a Variable (a plain function taking `x` is missed the same way); it would need to take the argument from the call site (`solver.schrodinger_loss(x, E)` with `x = tf.random.uniform(...)`), or to read the inner `tape1.watch(x)` as proof that `x` is a plain tensor every tape must watch
 import tensorflow as tf
 

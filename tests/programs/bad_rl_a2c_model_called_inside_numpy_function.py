@@ -1,9 +1,10 @@
-# expect: GG107@43
+# expect: GG107@44
 # tensorflow: none
 # fixed: nofix
 # shape: an A2C agent class whose `train_step` opens the tape and gets everything from `tf.numpy_function(self.np_train_step, [], [tf.float32 for _ in range(8)])`: the numpy side steps the environments and also runs the actor-critic model to produce `actor_logits` and `value_logits`, so the policy and value losses built from them inside the tape reach no variable ("ValueError: No gradients provided for any variable: ['conv2d/kernel:0', ...]")
 # source: https://github.com/tensorflow/tensorflow/issues/47288
 # family: 4
+# heldout: 1
 import numpy as np
 import tensorflow as tf
 import keras

@@ -1,9 +1,10 @@
-# expect: GG404@13
+# expect: GG404@14
 # tensorflow: none
 # fixed: nofix
 # shape: an image-segmentation net meant to output a 0/1 mask; mse left the mask values well below 1, so a custom loss thresholds the prediction first, `tf.where(y_pred >= 0.5, 1.0, 0.0)`, and takes the squared difference to the true mask; compile + fit raises "No gradients provided for any variable" (the answer: the thresholded values have no gradient, keep the loss on the continuous sigmoid output and round only when predicting)
 # source: http://xiaobeizi.cn/x/6JuuQQjucd
 # family: 4
+# heldout: 1
 import numpy as np
 import tensorflow as tf
 import keras

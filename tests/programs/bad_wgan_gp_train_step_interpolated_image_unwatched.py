@@ -1,9 +1,10 @@
-# expect: GG306@39
+# expect: GG306@40
 # tensorflow: raises ValueError
 # fixed: ok
 # shape: a Wasserstein GAN with gradient penalty written as a `keras.Model` subclass with its own `train_step` (a generator and a critic as sub-models, two optimizers passed to `compile`); the penalty method mixes real and generated samples into `interpolated_image` and opens an inner GradientTape around the critic, but never watches `interpolated_image` (a plain tensor), so the gradient of the critic's output with respect to it is None and `tf.square(None)` raises ValueError ("None values not supported") (the poster's workaround: make `interpolated_image` a tf.Variable; the usual fix: `gp_tape.watch(interpolated_image)`)
 # source: https://github.com/tensorflow/tensorflow/issues/36436
 # family: 2
+# heldout: 2
 import numpy as np
 import tensorflow as tf
 import keras

@@ -3,6 +3,7 @@
 # shape: the same two-layer DenseVariational regression net trained with a GradientTape whose loss adds the KL penalties the layers collect in `model.losses` to the negative log-likelihood (what fit does for `model2` in the thread), so the priors' weights get gradients too
 # source: https://github.com/tensorflow/probability/issues/1560
 # family: 6
+# heldout: 1
 import numpy as np
 import tensorflow as tf
 import tf_keras

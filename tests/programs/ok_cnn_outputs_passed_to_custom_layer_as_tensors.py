@@ -3,6 +3,7 @@
 # shape: the CNN and custom layer of the assign program, the CNN's outputs `Fx` and `Bx` now passed to the custom layer as tensors instead of being assigned into the variables `F` and `B`: every CNN variable gets a gradient
 # source: https://github.com/tensorflow/tensorflow/issues/17735
 # family: 3
+# heldout: 2
 import numpy as np
 import tensorflow as tf
 import keras

@@ -3,6 +3,7 @@
 # shape: the same base net, sum Lambda and identity Lambda as the py_func program, the identity now wrapped in `tf.py_function` instead of `tf.compat.v1.py_func`: py_function records the eager ops it runs, so the identity passes the gradient and fit trains every base-net variable (the fix when the Python body is TensorFlow code)
 # source: https://github.com/keras-team/keras/issues/9130
 # family: 3
+# heldout: 2
 import numpy as np
 import tensorflow as tf
 import keras

@@ -3,6 +3,7 @@
 # shape: the fix for the "GANs in 50 lines" port: `get_moments` written with TensorFlow ops (tf.reduce_mean, tf.sqrt) on the generator's output tensor, so the four moments D sees stay on the tape and the generator gets gradients
 # source: https://github.com/tensorflow/tensorflow/issues/31919
 # family: 4
+# heldout: 1
 import numpy as np
 import tensorflow as tf
 import keras

@@ -3,6 +3,7 @@
 # shape: the MAML loop of the assign program with the adapted weights kept as tensors, `adapted = [w - alpha * g ...]`, and the query forward pass run with them through Keras 3's `updated_model.stateless_call(adapted, [], x_val)` instead of assigning them into `updated_model`'s variables: the query loss depends on `model.trainable_variables` through the adapted weights (second-order MAML), and every meta-gradient exists
 # source: https://github.com/tensorflow/tensorflow/issues/30234
 # family: 1
+# heldout: 2
 import numpy as np
 import tensorflow as tf
 import keras

@@ -3,6 +3,7 @@
 # shape: a `keras.Model` subclass wrapping a sub-network `self.network`, with its own `train_step` for mixed-precision training under Keras 3: the loss configured in compile (`self.loss`) is scaled with `self.optimizer.scale_loss(loss)` inside the tape (the TF 2 guide's `get_scaled_loss` / `get_unscaled_gradients` no longer exist), the gradients of the scaled loss are taken for `self.network.trainable_variables` and handed to the `LossScaleOptimizer`, which unscales them in `apply_gradients`; every gradient exists (the poster asked whether the unscaling is automatic: it is)
 # source: https://github.com/keras-team/keras/issues/19479
 # family: 2
+# heldout: 2
 import numpy as np
 import tensorflow as tf
 import keras

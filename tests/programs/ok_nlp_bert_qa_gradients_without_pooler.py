@@ -3,6 +3,7 @@
 # shape: the way out of the BERT pooler warning: the pooler is not used by the question-answering heads, so the gradient is asked only for the variables the loss reaches, `[v for v in model.trainable_variables if "pooler" not in v.path]`; every requested gradient exists
 # source: https://github.com/huggingface/transformers/issues/2256
 # family: 6
+# heldout: 1
 import numpy as np
 import tensorflow as tf
 import keras

@@ -3,6 +3,7 @@
 # shape: the local-p attention layer of the floor program with the real-valued aligned position kept (as in Luong et al., where pt is a real number in [0, S] and only the Gaussian window makes it local): the window-prediction weights `Wp` and `AttnVp_0` get gradients through the Gaussian, and every variable trains
 # source: https://github.com/giancds/tsf_nmt/issues/2
 # family: 5
+# heldout: 2
 import numpy as np
 import tensorflow as tf
 import keras

@@ -3,6 +3,7 @@
 # shape: the same Schrödinger PINN with the outer tape watching `x` as well (`tape2.watch(x)` before the inner tape opens), so dpsi/dx is recorded as a function of x and `tape2.gradient(dpsi_dx, x)` returns the second derivative
 # source: https://coderapp.vercel.app/answer/78712449
 # family: 2
+# heldout: 1
 import tensorflow as tf
 
 

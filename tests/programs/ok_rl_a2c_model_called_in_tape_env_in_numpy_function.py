@@ -3,6 +3,7 @@
 # shape: the A2C agent with the model called inside the tape on the current states (`actor_logits, value_logits = self.model(self.states)`) and only the environment step left in `tf.numpy_function(self.np_train_step, [actions], ...)`; the numpy side returns states, rewards and dones, which need no gradient, and every variable gets one
 # source: https://github.com/tensorflow/tensorflow/issues/47288
 # family: 4
+# heldout: 1
 import numpy as np
 import tensorflow as tf
 import keras

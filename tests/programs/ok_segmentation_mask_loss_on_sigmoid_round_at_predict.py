@@ -3,6 +3,7 @@
 # shape: the answer to the thresholded-mask loss: train on the continuous sigmoid output (squared difference to the true mask, no threshold inside the loss) and binarise only the predictions, `np.round(model.predict(images))`, after training
 # source: http://xiaobeizi.cn/x/6JuuQQjucd
 # family: 4
+# heldout: 1
 import numpy as np
 import tensorflow as tf
 import keras

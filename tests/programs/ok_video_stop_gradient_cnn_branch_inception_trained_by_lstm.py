@@ -3,6 +3,7 @@
 # shape: the answer to "stop the backpropagation from CNN to Inception, the Inception just gets the gradients from LSTM": the shared Inception features feed an LSTM head directly and a CNN head through `Lambda(K.stop_gradient)` (`keras.ops.stop_gradient` here: Keras 3 has no `keras.backend.stop_gradient`); the CNN head's loss trains the CNN only, the LSTM head's loss trains the LSTM and the Inception, and every variable gets a gradient
 # source: https://github.com/keras-team/keras/issues/11460
 # family: 3
+# heldout: 1
 import numpy as np
 import keras
 from keras import layers

@@ -3,6 +3,7 @@
 # shape: the WGAN-GP train_step of the unwatched program with `gp_tape.watch(interpolated_image)` as the first line of the inner tape: the penalty's gradient exists, and the critic's and generator's variables all get gradients
 # source: https://github.com/tensorflow/tensorflow/issues/36436
 # family: 2
+# heldout: 2
 import numpy as np
 import tensorflow as tf
 import keras
