@@ -384,7 +384,8 @@ class Calls:
         if qual.startswith("keras.metrics.") and qual.rsplit(".", 1)[-1][:1].isupper():
             return Value(kind=Kind.METRIC)  # `keras.metrics.Mean()`; `keras.metrics.mse(...)` is a function
         if qual.startswith("keras.optimizers.") or qual.startswith("tensorflow.optimizers."):
-            return Value(kind=Kind.OPTIMIZER, keras3=".legacy." not in qual)
+            keras_2 = ".legacy." in qual or self.imports.keras_2(node.func)  # `tf_keras.optimizers.SGD` has `minimize`
+            return Value(kind=Kind.OPTIMIZER, keras3=not keras_2)
         if qual.startswith("tensorflow.compat.v1.train.") or qual.startswith("tensorflow.train."):
             return Value(kind=Kind.OPTIMIZER)
         if qual in ("tensorflow.constant", "tensorflow.convert_to_tensor", "tensorflow.ones", "tensorflow.zeros",

@@ -16,6 +16,8 @@ _KERAS_PREFIXES = ("tensorflow.keras", "tensorflow.python.keras", "tf_keras", "t
 _COMPAT_PREFIXES = ("tensorflow.compat.v1", "tensorflow.compat.v2")
 TENSORFLOW_V1 = "tensorflow.compat.v1"
 _TF1_OPTIMIZERS = "tensorflow.compat.v1.train."
+# Keras 2 under its own names (TensorFlow 2.16+ has Keras 3 as `keras` and `tf.keras`).
+_KERAS_2 = ("tf_keras", "tensorflow.python.keras")
 
 
 def canonical(qualname: str) -> str:
@@ -40,6 +42,10 @@ _KNOWN_LIBRARIES = frozenset({
 })
 
 
+def _is_keras_2(module: str) -> bool:
+    return any(module == prefix or module.startswith(prefix + ".") for prefix in _KERAS_2)
+
+
 def is_known_library(qualname: str) -> bool:
     """`numpy.mean`, `tensorflow.keras.layers.Dense`, `os.path.join`: nothing to follow there."""
     return qualname.split(".")[0] in _KNOWN_LIBRARIES
@@ -54,6 +60,7 @@ class Imports:
         self.star_from_other_code = False      # `from helpers import *` (not numpy's): any name may be
         self.other_code = False                # anything imported besides the known libraries
         self.tensorflow_v1_as_tf = False       # `import tensorflow.compat.v1 as tf`: a TensorFlow 1 program
+        self.keras_2_names: set[str] = set()   # local names bound to Keras 2 (`import tf_keras`)
         for node in nodes if nodes is not None else ast.walk(tree):
             if isinstance(node, ast.Import):
                 self._import(node)
@@ -63,6 +70,8 @@ class Imports:
     def _import(self, node: ast.Import) -> None:
         for alias in node.names:
             self.other_code |= not is_known_library(alias.name)
+            if _is_keras_2(alias.name):
+                self.keras_2_names.add(alias.asname or alias.name.split(".")[0])
             if alias.asname:
                 self.aliases[alias.asname] = canonical(alias.name)
                 self.tensorflow_v1_as_tf |= alias.name == TENSORFLOW_V1 and alias.asname == "tf"
@@ -81,6 +90,8 @@ class Imports:
                 self.relative_names.add(alias.asname or alias.name)
             else:
                 self.aliases[alias.asname or alias.name] = canonical(f"{node.module}.{alias.name}")
+                if _is_keras_2(node.module):
+                    self.keras_2_names.add(alias.asname or alias.name)
 
     def may_come_from_other_code(self, name: str) -> bool:
         """Whether an otherwise unbound `name` can be defined in a module only jedi can find."""
@@ -96,6 +107,12 @@ class Imports:
             return None
         parts.append(self.aliases[node.id])
         return canonical(".".join(reversed(parts)))
+
+    def keras_2(self, node: ast.AST) -> bool:
+        """`tf_keras.optimizers.SGD`: the name is Keras 2's, though `qualname` folds it into `keras`."""
+        while isinstance(node, ast.Attribute):
+            node = node.value
+        return isinstance(node, ast.Name) and node.id in self.keras_2_names
 
     def alias_for(self, module: str) -> str | None:
         """The local name bound to `module` itself (e.g. "tf" for tensorflow), if any."""

@@ -4,7 +4,6 @@
 # source: https://github.com/tensorflow/tensorflow/issues/15682
 # family: 7
 # heldout: 2
-# gap: false finding: gradguard reports GG308 at `optimizer.minimize(loss, var_list=[v])` ("a Keras 3 optimizer: it has no minimize"), but `tf_keras.optimizers.SGD` is a Keras 2 optimizer whose `minimize` takes the callable and works (TensorFlow trains `v`); the optimizer's import from `tf_keras` would need to be told apart from `keras` 3
 import tensorflow as tf
 import tf_keras
 

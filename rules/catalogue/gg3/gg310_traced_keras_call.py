@@ -166,13 +166,7 @@ def _is_tf_function(doc, decorator: ast.AST) -> bool:
 
 def _keras_2(doc) -> bool:
     """The file runs Keras 2 (`tf_keras`, or `TF_USE_LEGACY_KERAS`), where a traced `call` trains."""
-    if "TF_USE_LEGACY_KERAS" in doc.source:
-        return True
-    for node in doc.nodes_of(ast.Import, ast.ImportFrom):
-        names = [alias.name for alias in node.names] + [getattr(node, "module", None) or ""]
-        if any(name == "tf_keras" or name.startswith("tf_keras.") for name in names):
-            return True
-    return False
+    return "TF_USE_LEGACY_KERAS" in doc.source or bool(doc.imports.keras_2_names)
 
 
 def _remove_decorator(doc, decorator: ast.AST) -> Edit:
