@@ -30,7 +30,8 @@ from .files import decode
 from .output import place
 
 if TYPE_CHECKING:  # the lens is imported when something is explained, not by every `gradguard` start
-    from ..lens.lens import Lens, SinkExplanation
+    from ..lens.explanation import SinkExplanation
+    from ..lens.lens import Lens
 
 _POSITION = re.compile(r"^(?P<path>.+?):(?:cell\s*(?P<cell>\d+):)?(?P<line>\d+)(?::(?P<col>\d+))?$")
 

@@ -13,7 +13,6 @@ node) and the diagnostics reported for it. It answers, without analysing again:
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass, field
 
 from ..catalogue import registry
 from ..diagnostics import Diagnostic, Span
@@ -23,60 +22,13 @@ from ..model.values import Break, Cut, Grad, Kind, Origin, OriginKind, Value
 from ..report.breaks import reported_breaks
 from . import words
 from .places import loss_uses
+from .explanation import SinkExplanation, SourceExplanation, Step
 from .words import At, plain_at
 
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.Module)
 _COMPOUND = (ast.With, ast.AsyncWith, ast.For, ast.AsyncFor, ast.While, ast.If, ast.Try, ast.FunctionDef,
              ast.AsyncFunctionDef, ast.ClassDef, ast.Match)
 _MAX_STEPS = 40
-
-
-@dataclass
-class Step:
-    """A statement on the way from the gradient's start to the loss."""
-
-    span: Span
-    text: str
-    start: bool = False   # the model call (variable read) that starts the gradient is here
-    cut: bool = False     # the break is here
-
-
-@dataclass
-class SourceExplanation:
-    origin: Origin
-    verdict: Verdict
-    ok: bool | None                      # None: the analysis cannot tell (Verdict.SILENT)
-    summary: str                         # "✓ q_net", "✗ target_net: loss never uses it"
-    reason: str | None                   # None when it gets its gradient
-    start: Span | None
-    steps: list[Step] = field(default_factory=list)
-    brk: Break | None = None
-    diagnostic: Diagnostic | None = None
-    unreported: bool = False             # the analysis sees no gradient, but no diagnostic says so
-    term_cut: bool = False               # it gets its gradient, but a term cut on the way is reported (a warning)
-
-
-@dataclass
-class SinkExplanation:
-    sink: Sink
-    sources: list[SourceExplanation]
-
-    @property
-    def ok(self) -> bool:
-        return all(source.ok is not False for source in self.sources)
-
-    @property
-    def warnings(self) -> list[Diagnostic]:
-        """The diagnostics of terms cut on the way of sources that still get their gradient."""
-        return [source.diagnostic for source in self.sources if source.term_cut]
-
-    @property
-    def title(self) -> str:
-        good = sum(source.ok is True for source in self.sources)
-        unknown = sum(source.ok is None for source in self.sources)
-        if not self.sources:
-            return f"{self.sink.label}: no trainable source known"
-        return f"{self.sink.label}: {words.count(good, len(self.sources), unknown)}"
 
 
 class Lens:
@@ -156,8 +108,19 @@ class Lens:
     def explain_sink(self, sink: Sink, at: At = plain_at, steps: bool = True) -> SinkExplanation:
         """Each source of `sink`; `steps`: with the statements on the way (explain, not the hints)."""
         status = sink_status(self.analysis, sink)
-        sources = [self._source(sink, origin, paths, at, steps) for origin, paths in status.items()]
+        sources = []
+        for origin, paths in status.items():
+            first = self._source(sink, origin, paths, at, steps)
+            sources.append(first)
+            # Two breaks on one source's paths (`F.assign(Fx)`, `B.assign(Bx)`), each reported: each named.
+            sources += [self._source(sink, origin, paths, at, steps, brk) for brk in self._other_breaks(paths, first.brk)]
         return SinkExplanation(sink, sources + self._unwatched(sink))
+
+    def _other_breaks(self, paths: OriginStatus, first: Break | None) -> list[Break]:
+        if paths.verdict is not Verdict.CUT or first is None or not all(c.brk.code in self._rules for c in paths.cuts):
+            return []
+        return [c.brk for c in reported_breaks(paths.cuts, self._rules)
+                if c.brk != first and self._reported(c.brk.code, c.brk.via or c.brk.span) is not None]
 
     def _unwatched(self, sink: Sink) -> list[SourceExplanation]:
         """Sources that are plain tensors no tape watched (`tape.gradient(y, x)`), or a Keras model
@@ -187,11 +150,14 @@ class Lens:
                                          None, diagnostic=diagnostic))
         return out
 
-    def _source(self, sink: Sink, origin: Origin, paths: OriginStatus, at: At, steps: bool) -> SourceExplanation:
+    def _source(self, sink: Sink, origin: Origin, paths: OriginStatus, at: At, steps: bool,
+                chosen: Break | None = None) -> SourceExplanation:
+        """One source's explanation, naming its first reported break (or `chosen`)."""
         verdict = paths.verdict
         ok = True if verdict is Verdict.LIVE else None if verdict is Verdict.SILENT else False
-        brk = None
-        if verdict in (Verdict.CUT, Verdict.TARGET_ONLY) or (verdict is Verdict.LIVE and any(c.brk.raises for c in paths.cuts)):
+        brk = chosen
+        raising = verdict is Verdict.LIVE and any(c.brk.raises for c in paths.cuts)
+        if chosen is None and (verdict in (Verdict.CUT, Verdict.TARGET_ONLY) or raising):
             cuts = [c for c in paths.cuts if c.brk.raises] if verdict is Verdict.LIVE else paths.cuts
             named = reported_breaks(cuts, self._rules) if all(c.brk.code in self._rules for c in cuts) else cuts
             brk = named[0].brk if named else None
@@ -554,9 +520,10 @@ class Lens:
             if len(sources) <= 2:
                 label = ", ".join(s.summary if not s.ok else f"✓ {words.origin_label(s.origin)}" for s in sources)
             else:
-                good = sum(s.ok is True for s in sources)
-                bad = sum(s.ok is False for s in sources)
-                label = f"{words.mark(False if bad else True if good == len(sources) else None)} {good} of {len(sources)} sources"
+                distinct = explanation.per_source
+                good = sum(s.ok is True for s in distinct)
+                bad = sum(s.ok is False for s in distinct)
+                label = f"{words.mark(False if bad else True if good == len(distinct) else None)} {good} of {len(distinct)} sources"
             tooltip = "\n".join(s.summary for s in sources)
             out.extend((line, col, label, tooltip, sink) for line, col in self._hint_places(sink))
         return out

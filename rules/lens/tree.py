@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .lens import SinkExplanation
+from .explanation import SinkExplanation
 from .words import At, cut_by
 
 

@@ -75,6 +75,8 @@ def _sink_status(sink: Sink, rebound: set[Origin], parts: dict[str, set[Origin]]
 def verdict(sink: Sink, status: dict[Origin, OriginStatus], origin: Origin, paths: OriginStatus,
             rebound: set[Origin]) -> Verdict:
     """Which rule's business the origin is: the precedence of the GG3 checks and the break report."""
+    if paths.live and origin.integer:
+        return Verdict.INTEGER  # an integer variable has no gradient, whatever reads it (GG306)
     if paths.live:
         cut_prediction = any(not c.grad.bootstrap and not c.grad.weights for c in paths.cuts)
         only_side_paths = all(g.bootstrap or g.weights for g in paths.live)

@@ -58,8 +58,8 @@ def break_diagnostics(analysis: Analysis, rules: dict[str, BreakRule]) -> list[D
                                    f"other terms still train `{origin.variables_text()}`, so training silently "
                                    f"ignores it")
                     if before_tape:  # removing the break would not help: the tape never saw the forward pass
-                        consequence += (f" (the value was computed before the tape: compute the term from the "
-                                        f"forward pass inside it)")
+                        consequence += (" (the value was computed before the tape: compute the term from the "
+                                        "forward pass inside it)")
                 elif origin in dead:
                     consequence = sink_phrase(sink, [origin], partial)
                 else:
