@@ -517,6 +517,22 @@ def _has_option(option: str) -> bool:
     return option in cli._parser()._subparsers._group_actions[0].choices["check"]._option_string_actions
 
 
+def _notebook_with_broken_cells(name: str, data: bytes, after: bytes, before: str) -> list[Failure]:
+    diff = _excerpt_diff(data.decode("utf-8", "replace"), after.decode("utf-8", "replace"))
+    try:
+        old, new = Notebook(data.decode("utf-8").lstrip("\ufeff")), Notebook(after.decode("utf-8").lstrip("\ufeff"))
+    except (UnicodeDecodeError, NotebookError):
+        return [Failure(name, f"{name}: changed a notebook into one that cannot be read", diff)]
+    broken = old.source.broken
+    if not broken or len(old.cells) != len(new.cells):
+        return [Failure(name, f"{name}: changed a file it could not analyse", diff)]
+    if any(old.cells[i].text != new.cells[i].text for i in broken):
+        return [Failure(name, f"{name}: a fix changed a cell that does not parse", diff)]
+    if any(not new.cells[i].python.parses for i in range(len(new.cells)) if i not in broken):
+        return [Failure(name, f"{name}: a fixed cell does not parse", diff)]
+    return []
+
+
 def _python_of(data: bytes, suffix: str) -> str | None:
     """The Python the CLI analyses in a file, or None when it is not text/not a notebook."""
     if b"\x00" in data:
@@ -586,7 +602,11 @@ def _fixable_codes(text: str, unsafe: bool) -> str:
 
 
 def _cli_file(name: str, data: bytes, after: bytes, before: str | None, suffix: str) -> list[Failure]:
-    """The file after `--fix`: parses if it did, untouched if it could not be analysed, same BOM/endings."""
+    """The file after `--fix`: parses if it did, untouched if it could not be analysed, same BOM/endings.
+    A notebook with a cell that does not parse has its other cells analysed (and fixed): then the
+    broken cells must come out as they went in, and the rest must still parse."""
+    if suffix == ".ipynb" and before is not None and not parses(before) and after != data:
+        return _notebook_with_broken_cells(name, data, after, before)
     if before is None or not parses(before):
         if after != data:
             return [Failure(name, f"{name}: changed a file it could not analyse", _excerpt_diff(
