@@ -10,7 +10,7 @@ from .facts import MinimizeCall, name_key
 from .frame import Frame
 from .library import (TF_FUNCTION, NUMPY_FUNCTIONS, COLLECTION_ADDERS, FIT_METHODS, is_integer_dtype, GRADIENT_METHODS, KERAS_MODEL_FACTORIES, KERAS_MODEL_PREFIXES,
                       MODEL_RETURNING_METHODS, NOT_FORWARD_METHODS, NOT_TENSOR_NAMESPACES, PREDICT_METHODS)
-from .values import UNKNOWN, Break, Grad, Kind, Origin, OriginKind, Site, Value, cut_by, evolve, join
+from .values import UNKNOWN, Break, Grad, Kind, Origin, OriginKind, Site, Value, cut_by, evolve, join, variable_origins
 
 
 class Calls:
@@ -121,7 +121,7 @@ class Calls:
         # summary); its output still starts a gradient, from a model named after the call.
         origin = model.model or Origin(OriginKind.MODEL, self.doc.short(node.func), f"call:{self.doc.span(node.func)}")
         grad = Grad(origin, self.doc.span(node), None, bootstrap=self._bootstrap_call(node))
-        return self.op(Value(frozenset({grad}), kind=Kind.TENSOR), node, frame)
+        return self.op(Value(frozenset({grad}), self.assigned_cuts.get(origin.key, frozenset()), Kind.TENSOR), node, frame)
 
     def _bootstrap_call(self, node: ast.Call) -> bool:
         return any(self.conventions.next_state(self.doc.text(arg)) for arg in node.args[:1])
@@ -153,6 +153,16 @@ class Calls:
         if key is not None:
             old = frame.lookup(key) or UNKNOWN
             frame.env[key] = evolve(old, cut=old.cut | result.cut)
+        receiver = site.receiver
+        if receiver is not None and receiver.kind == Kind.VARIABLE:
+            # A variable of a model (`for new, w, g in zip(updated.trainable_variables, ...)`:
+            # `new.assign(w - alpha * g)`): the model's later outputs hold the assigned value, cut.
+            # Not for copied weights alone (a target network's soft update): only a value computed
+            # from a prediction or a gradient is a path someone meant to differentiate.
+            computed = frozenset(c for c in result.cut if not c.grad.weights)
+            for origin in variable_origins(receiver) if computed else ():
+                if origin.kind is OriginKind.MODEL:
+                    self.assigned_cuts[origin.key] = self.assigned_cuts.get(origin.key, frozenset()) | computed
 
     def _break_value_node(self, site: Site) -> ast.AST:
         node = site.node

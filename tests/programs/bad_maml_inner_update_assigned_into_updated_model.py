@@ -1,11 +1,10 @@
-# expect: GG305@44
+# expect: GG305@43
 # tensorflow: none
 # fixed: nofix
 # shape: a meta-learning (MAML) loop with two instances of one model class, the meta-model `model` and a scratch `updated_model`: inside the outer tape, the inner gradient of the support loss is taken for `model`, and the adapted weights `w - alpha * g` are written into `updated_model`'s variables with `assign`; the query loss of `updated_model` is then differentiated for `model.trainable_variables`, which are all None because TensorFlow does not trace an assignment back to the value assigned (the answer: keep the adapted weights as plain tensors and run the forward pass with them)
 # source: https://github.com/tensorflow/tensorflow/issues/30234
 # family: 1
 # heldout: 2
-# gap: gradguard reports GG302 at `outer_tape.gradient` instead ("never uses `model`", with an unsafe fix that differentiates with respect to `updated_model.trainable_variables`, which gives first-order MAML gradients, a different update), not GG305 at the `assign` that cuts the path: GG305 treats a value as gradient-carrying only when it comes from a model or layer call (the CNN outputs of tensorflow#17735 are caught), not when it is computed from the trained variables themselves; probing shows the same for `updated_model.hidden.kernel.assign(model.hidden.kernel - alpha * grads[0])` written out, and for an index loop over both `trainable_variables` lists; the value-flow would need variable reads (`model.trainable_variables[i]`, a zip over it, `model.hidden.kernel`) as gradient sources of the tape that watches them
 import numpy as np
 import tensorflow as tf
 import keras

@@ -193,6 +193,36 @@ with tf.GradientTape() as tape:
     loss = tf.reduce_sum(cache ** 2)
 grad = tape.gradient(loss, w)
 '''),
+    Invalid("GG305", "adapted_weights_assigned_into_second_model", '''\
+import tensorflow as tf
+import keras
+
+model, fast = keras.Sequential([keras.layers.Dense(1)]), keras.Sequential([keras.layers.Dense(1)])
+x = tf.ones((4, 3))
+model(x), fast(x)
+with tf.GradientTape() as outer:
+    with tf.GradientTape() as inner:
+        support = tf.reduce_mean(tf.square(model(x)))
+    grads = inner.gradient(support, model.trainable_variables)
+    for new, w, g in zip(fast.trainable_variables, model.trainable_variables, grads):
+        new.assign(w - 0.01 * g)
+    query = tf.reduce_mean(tf.square(fast(x)))
+meta = outer.gradient(query, model.trainable_variables)
+'''),
+    Valid("GG305", "soft_update_then_td_target", '''\
+import tensorflow as tf
+import keras
+
+q, target = keras.Sequential([keras.layers.Dense(2)]), keras.Sequential([keras.layers.Dense(2)])
+s, s2 = tf.ones((4, 3)), tf.zeros((4, 3))
+q(s), target(s)
+for t, w in zip(target.trainable_variables, q.trainable_variables):
+    t.assign(0.99 * t + 0.01 * w)
+with tf.GradientTape() as tape:
+    td = 1.0 + 0.9 * tf.reduce_max(target(s2), axis=1)
+    loss = tf.reduce_mean(tf.square(td - tf.reduce_max(q(s), axis=1)))
+grads = tape.gradient(loss, q.trainable_variables)
+'''),
     Valid("GG305", "assign_after_tape", '''\
 import tensorflow as tf
 

@@ -15,7 +15,10 @@ class AssignOnPath(BreakRule):
     verb = "is stored with"
     mutates_receiver = True
     what = "A value computed from trainable variables is written into a variable with `.assign()` " \
-           "(or `assign_add`/`assign_sub`), and the loss is computed from that variable. A " \
+           "(or `assign_add`/`assign_sub`), and the loss is computed from that variable, or from the " \
+           "output of a model that variable belongs to (MAML's adapted weights `w - alpha * g` assigned " \
+           "into a second model's `trainable_variables`; copying weights alone, as a target network's " \
+           "soft update does, is not reported). A " \
            "`keras.metrics.*` object called on the prediction (`metric(y_true, y_pred)`, `update_state`) " \
            "does the same: it adds the value to its state variables and returns their running result."
     why = "Assignment is a state change, not a differentiable operation: the tape does not connect the " \
