@@ -302,11 +302,18 @@ def _effect_of_summary(summary: Value, own: Origin | None, inside: str, param: i
     input_raises, weights_raises = first(is_input, raising=True), first(is_own, raising=True)
     outputs = _layers_by_output(summary, lambda o: own is not None and o.part_of == own.key) if own else None
     hidden = frozenset(sublayers) - frozenset().union(*outputs) if outputs else frozenset()
-    if not (input_cut or weights_cut or input_raises or weights_raises or outputs):
+    # A sub-layer whose every path to the output is cut (`tf.floor` after `self.window_prediction`)
+    # while the layer's other weights still reach it: the layer cuts that part.
+    live_parts = {g.origin for g in summary.live}
+    part_cut = _first(c for c in summary.cut if own is not None and c.grad.origin.part_of == own.key
+                      and c.grad.origin not in live_parts) if weights_cut is None else None
+    if not (input_cut or weights_cut or input_raises or weights_raises or outputs or part_cut):
         return None
+    some = dict(some_cut=evolve(part_cut.brk, inside=part_cut.brk.inside or inside),
+                part=f"in `{part_cut.grad.origin.name}`") if part_cut else {}
     return LayerEffect(input_cut=input_cut, weights_cut=weights_cut, name=name, input_raises=input_raises,
                        weights_raises=weights_raises, outputs=outputs if weights_cut is None else None,
-                       hidden=hidden if weights_cut is None else frozenset())
+                       hidden=hidden if weights_cut is None else frozenset(), **some)
 
 
 def _sequential_effect(layers: tuple[Value, ...]) -> LayerEffect | None:

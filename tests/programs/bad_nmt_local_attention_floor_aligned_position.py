@@ -1,11 +1,10 @@
-# expect: GG401@55
+# expect: GG401@54
 # tensorflow: none
-# fixed: nofix
+# fixed: ok
 # shape: Luong-style local attention ("local-p") in a custom Keras layer of a seq2seq decoder: the aligned position is predicted as `pt = S * sigmoid(vp . tanh(Wp h_t))`, then cut to its integer part with `tf.floor` before the Gaussian window around it reweights the attention; floor has no gradient, so the window-prediction weights `Wp` and `AttnVp_0` get None while the scoring and output weights train ("No gradients for those params during predicting aligned position")
 # source: https://github.com/giancds/tsf_nmt/issues/2
 # family: 5
 # heldout: 2
-# gap: gradguard is silent: a break inside a custom layer's `call` is reported (at the layer call in the tape, as for `tf.floor` on the only path) only when it cuts every weight of the layer; here the floor cuts only the path from the `WindowPrediction` sub-layer and `AttnVp_0`, while `AttnW` and the encoder states still reach the output, so the layer's summary says "passes the gradient" and the dead window-prediction term goes unseen (the same floor written inline in the tape gets GG401 with "other variables still get theirs"); the summary would need to record, per weight and sub-layer of `call`, which of them reach the returned value through gradient-carrying ops
 import numpy as np
 import tensorflow as tf
 import keras

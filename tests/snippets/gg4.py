@@ -27,6 +27,22 @@ with tf.GradientTape() as tape:
     loss = tf.reduce_sum(quantize(w) ** 2)
 grad = tape.gradient(loss, w)
 '''),
+    Invalid("GG401", "floor_cuts_one_sublayer_of_a_layer", '''\
+import tensorflow as tf
+import keras
+
+class Attention(keras.layers.Layer):
+    def __init__(self):
+        super().__init__()
+        self.position, self.score = keras.layers.Dense(1), keras.layers.Dense(4)
+    def call(self, h):
+        return self.score(h) * tf.floor(tf.sigmoid(self.position(h)) * 4.0)
+
+layer = Attention()
+with tf.GradientTape() as tape:
+    loss = tf.reduce_sum(layer(tf.ones((2, 3))))
+grads = tape.gradient(loss, layer.trainable_variables)
+'''),
     Valid("GG401", "straight_through", '''\
 import tensorflow as tf
 
