@@ -120,6 +120,7 @@ def test_header_parsing():
         "source": "https://example.org/thread",
         "family": "5",
         "gap": None,
+        "heldout": "",
     }
     ok = parse_header("# expect: none\n# tensorflow: ok\n# shape: x\n")
     assert ok["expect"] == [] and ok["fixed"] is None and ok["tensorflow"] == "ok"
