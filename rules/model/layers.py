@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import ast
 
-from .facts import ClassInfo, Sink, SinkKind, name_key
+from .facts import ClassInfo, Sink, SinkKind, SourceItem, name_key
 from .frame import Frame
 from .values import NO_EFFECT, UNKNOWN, Break, Cut, Grad, Kind, LayerEffect, Origin, OriginKind, Site, Value, evolve, join
 
@@ -182,6 +182,33 @@ class Layers:
             target = Value(live, frozenset(cuts), Kind.TENSOR)
             self.analysis.sinks.append(Sink(SinkKind.FIT, site.node, site.node, target, None, None,
                                             self.doc.short(site.node.func), frame.function))
+        elif not effect.weights_raises:
+            self._record_fit_of_parts(site, model.model, effect, grad, frame)
+
+    def _record_fit_of_parts(self, site: Site, model: Origin, effect: LayerEffect, grad: Grad, frame: Frame) -> None:
+        """`model.fit(...)` on a model with sub-layers that reach none of its outputs (a BERT
+        pooler the heads never use): Keras asks for every variable, theirs get None. `model` may
+        be a subclassed model (its `hidden` parts) or a functional one built on such a model's
+        call (the parts its outputs reach, out of that model's)."""
+        span = self.doc.span(site.node)
+        if effect.hidden and effect.outputs is not None:
+            used = {_layer_part(model, layer) for layers in effect.outputs for layer in layers}
+            unused = {_layer_part(model, layer) for layer in effect.hidden}
+            for part in used | unused:
+                self.analysis.parts.setdefault(part.key, set()).update(used | unused)
+            asked = {model}
+        else:
+            used = {o for o in effect.contains if o.part_of is not None}
+            inner = {o for o in effect.contains if o.part_of is None and any(p.part_of == o.key for p in used)}
+            unused = set().union(*(self.analysis.parts.get(p.key, set()) for p in used)) - used
+            asked = {model} | inner
+        if not unused:
+            return
+        target = Value(frozenset({grad} | {Grad(o, span, None) for o in used | (asked - {model})}), kind=Kind.TENSOR)
+        node = site.node.func.value if isinstance(site.node.func, ast.Attribute) else site.node.func
+        sources = [SourceItem(node, Value(kind=Kind.VARIABLES, sources=frozenset(asked)), frozenset(asked))]
+        self.analysis.sinks.append(Sink(SinkKind.FIT, site.node, site.node, target, sources, None,
+                                        self.doc.short(site.node.func), frame.function, node))
 
     # ------------------------------------------------------------------ calling a layer
     def run_layer(self, model: Value, site: Site, frame: Frame) -> Value:

@@ -1,11 +1,10 @@
-# expect: GG302@51
+# expect: GG302@50
 # tensorflow: none
 # fixed: nofix
 # shape: a token-classification head in the functional API on top of a BERT-like model (a `keras.Model` subclass standing in for `TFBertModel`, whose `call(input_ids, attention_mask=None, token_type_ids=None)` returns `(sequence_output, pooled_output)`, the pooler a Dense(tanh) on the first token): three int32 Inputs, `Bert_model(ip1, attention_mask=ip2, token_type_ids=ip3)[0][:, 1:-1, :]` into a Bidirectional LSTM, Dense, Dropout and a softmax Dense; fit warns "Gradients do not exist for variables ['tf_bert_model/bert/pooler/dense/kernel:0', ...]" since only the sequence output reaches the loss
 # source: https://github.com/huggingface/transformers/issues/5427
 # family: 6
 # heldout: 2
-# gap: gradguard is silent: its check that a loss never uses a nested sub-layer (`self.bert.pooler`, GG302) runs only for `tape.gradient` on a subclassed model whose `call` picks `outputs[0]`; probing the QA-heads program of transformers#2256 shows it is lost both when the same model is trained with compile + fit (no tape) and when the main layer is called on a `keras.Input` in a functional model, the two things this thread does; it would need the functional graph (`Model(inputs, outputs)`) to carry which outputs of a multi-output layer call reach the model outputs, and fit to be treated as `tape.gradient(loss, model.trainable_variables)` for that check (a subclassed outer model with `Bidirectional(LSTM)` and a tuple-unpacked input, trained by a tape, is also missed)
 import numpy as np
 import tensorflow as tf
 import keras

@@ -26,7 +26,9 @@ class UntouchedSources(CheckRule):
            "two-output functional model the loss does not use (`keras.Model(x, [action, critic])` " \
            "trained on `action` alone), the sub-layer of a subclassed model that reaches only the outputs " \
            "of its `call` the loss does not use (a VAE returning `(decoded, z_mean, z_log_var)` trained " \
-           "on the KL term alone: the decoder's variables), and the BatchNormalization moving statistics listed by " \
+           "on the KL term alone: the decoder's variables) or reaches no output at all (a BERT pooler that " \
+           "the heads never use, also when the model is trained with `fit` or called inside a functional " \
+           "model), and the BatchNormalization moving statistics listed by " \
            "`model.variables` / `model.weights` (a warning: the other variables still train)."
     why = "The gradient of a loss with respect to a variable it does not depend on is `None`. With a " \
           "DQN target network this is the classic mix-up: the online network is the one trained, the " \
@@ -74,7 +76,7 @@ grads = tape.gradient(loss, model.trainable_variables)
         out = []
         doc = analysis.doc
         for sink in analysis.sinks:
-            if sink.sources is None or sink.kind not in (SinkKind.GRADIENT, SinkKind.MINIMIZE):
+            if sink.sources is None or sink.kind not in (SinkKind.GRADIENT, SinkKind.MINIMIZE, SinkKind.FIT):
                 continue
             status = sink_status(analysis, sink)
             severity = dead_severity(status)
