@@ -51,6 +51,8 @@ class Calls:
             receiver, method = callee, "__call__"  # `metric(y_true, y_pred)`: its update_state, then result
         site = Site(node, qual, method, receiver, args, keywords, self.doc)
 
+        if method in ("add_loss", "add_metric") and frame.summary:
+            self.note_added_loss(site, frame)
         special = self._special_call(site, callee, frame)
         if special is not None:
             return special

@@ -50,6 +50,7 @@ class Engine(Statements, Expressions, Calls, Layers, Sinks):
         self.analyzed_methods: set[int] = set()         # `__init__`/`build` analysed early for an effect
         self.stateful_layers: dict[str, str] = {}       # called layers with moving statistics: key → class
         self.assigned_cuts: dict[str, frozenset] = {}    # model → cuts assigned into its variables (calls.py)
+        self.loss_parts: dict[str, set[Origin]] = {}     # class origin → sub-layer parts its `add_loss` reads
         self.sublayers: dict[str, set[Origin]] = {}      # class origin → sub-layer parts its `call` runs (layers.py)
         self.closures: dict[int, Frame] = {}            # nested function → the frame it was defined in
         self._nested: dict[int, list[ast.AST]] | None = None  # function → functions defined in it

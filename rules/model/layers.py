@@ -54,7 +54,8 @@ class Layers:
             summary = self.summary(call, cls)
             if summary is not None:
                 effect = _effect_of_summary(summary, cls.origin, f"`{cls.node.name}.{call.name}`", name=cls.node.name,
-                                            sublayers=self.sublayers.get(cls.origin.key, set()))
+                                            sublayers=self.sublayers.get(cls.origin.key, set())
+                                            - self.loss_parts.get(cls.origin.key, set()))
         if cls.is_keras and any(v.effect is not None and v.effect.stateful for v in cls.attrs.values()):
             effect = evolve(effect or LayerEffect(name=cls.node.name), stateful=True)  # `self.bn = BatchNormalization()`
         self.effects[key] = effect
@@ -265,6 +266,14 @@ class Layers:
             result = evolve(result, items=tuple(self.op(join([item, *rest]), site.node, frame) for item in output.items))
         return result
 
+    def note_added_loss(self, site: Site, frame: Frame) -> None:
+        """`self.add_loss(self.reg(h))` in a class's `call`: the sub-layers it reads reach the
+        model's losses, not its outputs; they are not left without a gradient (`model.losses`)."""
+        cls = frame.cls
+        if cls is not None and cls.origin is not None and frame.function is forward_method(cls):
+            reached = self.loss_parts.setdefault(cls.origin.key, set())
+            reached.update(g.origin for v in site.inputs() for g in v.live if g.origin.part_of == cls.origin.key)
+
     def _mark_sublayer(self, result: Value, site: Site, model: Value, frame: Frame) -> Value:
         """In the summary of a class's `call`, `self.decoder(z)` also carries the sub-layer itself
         (a part of the class's origin), so the summary tells which sub-layers reach which of its
@@ -288,7 +297,8 @@ class Layers:
                 name = f"self.{func.attr}.{inner.name.removeprefix('self.')}"
                 return Origin(OriginKind.MODEL, name, f"{sublayer.key}.{inner.key}", inner.span, part_of=cls.origin.key)
             inner_parts = [frozenset(nested(o) for o in layers) for layers in effect.outputs]
-            seen.update(*inner_parts, *(nested(o) for o in effect.hidden))
+            seen.update(*inner_parts)
+            seen.update(nested(o) for o in effect.hidden)
             items = tuple(evolve(result, live=result.live | {grad} | {Grad(o, span, None) for o in parts})
                           for parts in inner_parts)
             return evolve(result, live=result.live | {grad}, items=items)
@@ -328,7 +338,12 @@ def _effect_of_summary(summary: Value, own: Origin | None, inside: str, param: i
     input_cut, weights_cut = first(is_input), first(is_own)
     input_raises, weights_raises = first(is_input, raising=True), first(is_own, raising=True)
     outputs = _layers_by_output(summary, lambda o: own is not None and o.part_of == own.key) if own else None
-    hidden = frozenset(sublayers) - frozenset().union(*outputs) if outputs else frozenset()
+    # (A part cut on its way still reaches the output: the break says what is wrong with it.)
+    reached = frozenset(g.origin for g in [*summary.live, *(c.grad for c in summary.cut)]
+                        if own is not None and g.origin.part_of == own.key)
+    hidden = frozenset(sublayers) - (frozenset().union(*outputs) if outputs else reached)
+    if outputs is None and hidden:
+        outputs = (reached,)  # one output (or outputs reached alike); some sub-layers reach none
     # A sub-layer whose every path to the output is cut (`tf.floor` after `self.window_prediction`)
     # while the layer's other weights still reach it: the layer cuts that part.
     live_parts = {g.origin for g in summary.live}
