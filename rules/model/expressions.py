@@ -71,7 +71,10 @@ class Expressions:
             if node.attr in WEIGHT_ATTRS and base.model is not None:
                 return self._read(Value(kind=Kind.VARIABLE, sources=frozenset({base.model})), node)
             if node.attr == "layers":
-                return base
+                # Some of the model's layers: their variables are the model's, but what calling
+                # one of them cuts is not the whole model's (`for layer in model.layers[1:]`
+                # leaves out its Embedding).
+                return evolve(base, effect=None)
             if node.attr in ("output", "outputs") and base.model is not None:
                 # The symbolic output a functional model is built on: it carries the model's variables.
                 return Value(frozenset({Grad(base.model, self.doc.span(node), None)}), kind=Kind.TENSOR)

@@ -3,7 +3,6 @@
 # shape: the fix of the integrated-gradients program on a text classifier: the word ids are looked up once with the model's Embedding, the interpolation runs between the baseline's and the sample's word vectors, the watched `scaled` vectors go through the layers after the Embedding, and the attribution is summed over each word's vector; every gradient is present
 # source: https://github.com/hiranumn/IntegratedGradients/issues/5
 # family: 4
-# gap: false finding: gradguard reports GG403 at `h = layer(h)`, saying it goes through the model's Embedding, but the loop runs over `head = model.layers[1:]`, which leaves the Embedding out (TensorFlow gives every gradient); I think it takes any element of `model.layers` to be possibly any of the model's layers and does not apply the `[1:]` slice; it would need to resolve a constant slice of `model.layers` to the layers it keeps
 # heldout: 3
 import numpy as np
 import tensorflow as tf
