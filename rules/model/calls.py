@@ -252,11 +252,6 @@ class Calls:
 
     def _local_call(self, site: Site, func: ast.AST, frame: Frame, traced: bool = False) -> Value:
         cls = self.class_of_function.get(id(func))
-        summary = self.summary(func, cls, traced, self._dataset_arguments(site, func, cls))
-        if summary is None:
-            return self._ordinary_call(site, UNKNOWN, frame)
-        if summary.kind in (Kind.MODEL, Kind.VARIABLE):  # a factory: each call makes its own
-            return Value(kind=summary.kind, model=self.fresh_origin(site.node), effect=summary.effect)
         params = self._params(func)
         offset = 1 if cls is not None and params and params[0].arg == "self" else 0
         actuals: dict[int, Value] = {}
@@ -266,17 +261,15 @@ class Calls:
         for name, value in site.keywords.items():
             if name in names:
                 actuals[names[name]] = value
+        datasets = frozenset(index for index, value in actuals.items() if value.role == "dataset")
+        summary = self.summary(func, cls, traced, datasets)
+        if summary is None:
+            return self._ordinary_call(site, UNKNOWN, frame)
+        if summary.kind in (Kind.MODEL, Kind.VARIABLE):  # a factory: each call makes its own
+            return Value(kind=summary.kind, model=self.fresh_origin(site.node), effect=summary.effect)
         if self.replays(func, actuals, frame):
             self.replay_call(func, cls, site.node, actuals, frame, traced)
         return self.apply_summary(summary, site.node, actuals, frame)
-
-    def _dataset_arguments(self, site: Site, func: ast.AST, cls) -> frozenset[int]:
-        """The indices of the parameters this call gives a `tf.data` dataset (`self` counted)."""
-        offset = 1 if cls is not None and self._params(func)[:1] and self._params(func)[0].arg == "self" else 0
-        found = {index + offset for index, value in enumerate(site.args) if value.role == "dataset"}
-        names = {p.arg: i for i, p in enumerate(self._params(func))} if site.keywords else {}
-        found |= {names[name] for name, value in site.keywords.items() if value.role == "dataset" and name in names}
-        return frozenset(found)
 
     def _py_function(self, site: Site, frame: Frame) -> Value | None:
         """`tf.py_function(f, [x], tf.float32)` runs `f(x)` eagerly, recorded by the tape: what `f`

@@ -100,8 +100,8 @@ class Engine(Statements, Expressions, Calls, Layers, Sinks):
         for node in self.doc.nodes_of(ast.ClassDef):
             self.classes[node.name] = ClassInfo(node, False, None)
         for cls in self.classes.values():
-            cls.is_keras = self._is_keras_class(cls.node, set())
-            cls.is_module = not cls.is_keras and self._is_module_class(cls.node, set())
+            cls.is_keras = self._derives(cls.node, _is_keras_base)
+            cls.is_module = not cls.is_keras and self._derives(cls.node, lambda qual, name: qual in TF_MODULES)
             if cls.has_variables:
                 cls.origin = Origin(OriginKind.MODEL, "self", f"class:{cls.node.name}", self.doc.span(cls.node))
             self.analysis.classes.append(cls)
@@ -113,24 +113,16 @@ class Engine(Statements, Expressions, Calls, Layers, Sinks):
                 self.functions[node.name] = node
         self._collect_loss_functions(tree)
 
-    def _is_keras_class(self, node: ast.ClassDef, seen: set[str]) -> bool:
+    def _derives(self, node: ast.ClassDef, is_base, seen: frozenset[str] = frozenset()) -> bool:
+        """The class has a base `is_base(qualname, name)` accepts, directly or through classes of
+        this file (`class Agent(Base)`, `class Base(keras.Model)`)."""
         for base in node.bases:
             qual = self.imports.qualname(base) or ""
             name = base.attr if isinstance(base, ast.Attribute) else getattr(base, "id", "")
-            if _keras_model_base(qual) or (qual == "" and name in KERAS_BASES):
+            if is_base(qual, name):
                 return True
             local = self.classes.get(name)
-            if local and name not in seen and self._is_keras_class(local.node, seen | {name}):
-                return True
-        return False
-
-    def _is_module_class(self, node: ast.ClassDef, seen: set[str]) -> bool:
-        for base in node.bases:
-            if (self.imports.qualname(base) or "") in TF_MODULES:
-                return True
-            name = getattr(base, "id", "")
-            local = self.classes.get(name)
-            if local and name not in seen and self._is_module_class(local.node, seen | {name}):
+            if local and name not in seen and self._derives(local.node, is_base, seen | {name}):
                 return True
         return False
 
@@ -312,6 +304,11 @@ class Engine(Statements, Expressions, Calls, Layers, Sinks):
                 cut.add(c)
         value = Value(frozenset(live), frozenset(cut), summary.kind)
         return self.op(value, node, frame)
+
+
+def _is_keras_base(qual: str, name: str) -> bool:
+    """`keras.Model`, `keras.layers.Layer`, ...; a bare `Model` the imports do not resolve too."""
+    return _keras_model_base(qual) or (qual == "" and name in KERAS_BASES)
 
 
 def _keras_model_base(qual: str) -> bool:

@@ -149,13 +149,19 @@ class Layers:
         """A multi-output functional model's result: one item per output, each carrying the model and
         the layers that reach it; the sink asking for the model's variables asks about every layer
         (and the sub-layers that reach no output at all, `hidden`)."""
-        parts = {layer: _layer_part(model, layer) for layers in outputs for layer in layers}
-        group = set(parts.values()) | {_layer_part(model, layer) for layer in hidden}
-        for part in group:
-            self.analysis.parts.setdefault(part.key, set()).update(group)
+        parts = self._register_parts(model, {layer for layers in outputs for layer in layers} | hidden)
         items = tuple(evolve(output, live=output.live | {Grad(parts[layer], span, None) for layer in layers})
                       for layers in outputs)
         return evolve(join(items), items=items)
+
+    def _register_parts(self, model: Origin, layers) -> dict[Origin, Origin]:
+        """`model`'s part for each of these layers, recorded as one group: a sink whose loss uses
+        one of them and asks for the model's variables asks about them all."""
+        parts = {layer: _layer_part(model, layer) for layer in layers}
+        group = set(parts.values())
+        for part in group:
+            self.analysis.parts.setdefault(part.key, set()).update(group)
+        return parts
 
     def add_layer(self, site: Site, model: Value, frame: Frame) -> None:
         """`model.add(layer)` on a `Sequential`: its effect now includes the layer."""
@@ -193,10 +199,10 @@ class Layers:
         call (the parts its outputs reach, out of that model's)."""
         span = self.doc.span(site.node)
         if effect.hidden and effect.outputs is not None:
-            used = {_layer_part(model, layer) for layers in effect.outputs for layer in layers}
-            unused = {_layer_part(model, layer) for layer in effect.hidden}
-            for part in used | unused:
-                self.analysis.parts.setdefault(part.key, set()).update(used | unused)
+            reaching = {layer for layers in effect.outputs for layer in layers}
+            parts = self._register_parts(model, reaching | effect.hidden)
+            used = {parts[layer] for layer in reaching}
+            unused = {parts[layer] for layer in effect.hidden}
             asked = {model}
         else:
             used = {o for o in effect.contains if o.part_of is not None}
@@ -337,18 +343,20 @@ def _effect_of_summary(summary: Value, own: Origin | None, inside: str, param: i
 
     input_cut, weights_cut = first(is_input), first(is_own)
     input_raises, weights_raises = first(is_input, raising=True), first(is_own, raising=True)
-    outputs = _layers_by_output(summary, lambda o: own is not None and o.part_of == own.key) if own else None
+    def is_part(o: Origin) -> bool:  # a sub-layer of the class (`self.decoder`), as its summary marks it
+        return own is not None and o.part_of == own.key
+
+    outputs = _layers_by_output(summary, is_part) if own else None
     # (A part cut on its way still reaches the output: the break says what is wrong with it.)
-    reached = frozenset(g.origin for g in [*summary.live, *(c.grad for c in summary.cut)]
-                        if own is not None and g.origin.part_of == own.key)
+    reached = frozenset(g.origin for g in [*summary.live, *(c.grad for c in summary.cut)] if is_part(g.origin))
     hidden = frozenset(sublayers) - (frozenset().union(*outputs) if outputs else reached)
     if outputs is None and hidden:
         outputs = (reached,)  # one output (or outputs reached alike); some sub-layers reach none
     # A sub-layer whose every path to the output is cut (`tf.floor` after `self.window_prediction`)
     # while the layer's other weights still reach it: the layer cuts that part.
     live_parts = {g.origin for g in summary.live}
-    part_cut = _first(c for c in summary.cut if own is not None and c.grad.origin.part_of == own.key
-                      and c.grad.origin not in live_parts) if weights_cut is None else None
+    part_cut = _first(c for c in summary.cut if is_part(c.grad.origin) and c.grad.origin not in live_parts) \
+        if weights_cut is None else None
     if not (input_cut or weights_cut or input_raises or weights_raises or outputs or part_cut):
         return None
     some = dict(some_cut=evolve(part_cut.brk, inside=part_cut.brk.inside or inside),
