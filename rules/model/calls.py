@@ -267,7 +267,7 @@ class Calls:
             return self._ordinary_call(site, UNKNOWN, frame)
         if summary.kind in (Kind.MODEL, Kind.VARIABLE):  # a factory: each call makes its own
             return Value(kind=summary.kind, model=self.fresh_origin(site.node), effect=summary.effect)
-        if self.replays(func, actuals, frame):
+        if self.replays(func, actuals, frame, traced):
             self.replay_call(func, cls, site.node, actuals, frame, traced)
         return self.apply_summary(summary, site.node, actuals, frame)
 
