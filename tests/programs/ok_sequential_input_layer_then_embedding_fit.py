@@ -1,6 +1,6 @@
 # expect: none
 # tensorflow: ok
-# shape: `keras.Sequential([layers.Input((10,)), layers.Embedding(10, 4), ...])` trained with `fit` on token ids (after Keras's own TensorBoard projector test): `layers.Input` is no layer with weights in front of the Embedding, and the Embedding's input is data, so every variable trains
+# shape: `keras.Sequential([layers.Input((10,)), layers.Embedding(10, 4), ...])` trained with `fit` on token ids (after Keras's own tests at 3422977: keras/src/callbacks/tensorboard_test.py, test_TensorBoard_projector_callback, and keras/src/layers/rnn/time_distributed_test.py, test_with_mask_zero): `layers.Input` is no layer with weights in front of the Embedding, and the Embedding's input is data, so every variable trains
 # family: 3
 import numpy as np
 import keras
