@@ -24,8 +24,8 @@ from pathlib import Path
 
 from .. import __version__
 from ..diagnostics import Diagnostic, Edit, Fix, Related, Safety, Severity, Span
+from .arguments import CACHE_DIR
 
-CACHE_DIR = ".gradguard_cache"
 _README = "Results of `gradguard check`, reused while files and settings are unchanged. Safe to delete.\n"
 
 

@@ -19,16 +19,12 @@ from ..project.files import Walk, project_root
 from ..source.notebook import Notebook, NotebookError, relabel_lines
 from ..source.text import split_lines
 from . import extras, parallel
+from .arguments import ISSUES_URL, print_error
 from .cache import ResultCache, result_key
 from .files import Document, decode, file_finding, write_atomic
 from .output import Finding, diff_summary, format_statistics, render
 
 PROGRESS_THRESHOLD = 50
-ISSUES_URL = "https://github.com/gradguard/gradguard/issues"
-
-
-def print_error(message: str) -> None:
-    print(f"gradguard: {message}", file=sys.stderr)
 
 
 def _python(document_text: str, is_notebook: bool) -> str:

@@ -7,22 +7,18 @@ configuration, file-writing or internal error.
 from __future__ import annotations
 
 import argparse
-import importlib
 import io
-import json
 import os
 import sys
 
-from .. import __version__, api
-from ..catalogue import registry
-from ..catalogue.docs import has_fix, render_rule_doc
-from ..project.config import ConfigError, code_problem
-from . import explain, output
-from .cache import CACHE_DIR
-from .check import ISSUES_URL, run_check
-from .check import print_error as _error
-from .output import CLI_CODES, FORMATS
+from ..project.errors import ConfigError
+from .arguments import ISSUES_URL
+from .arguments import parser as _parser
+from .arguments import print_error as _error
 
+# Each command imports what it runs, when it runs (tests/test_startup.py): `--version`, `help` and
+# `rule` no analyzer, `check` no libcst or jedi unless a fix is written or a name is looked up in
+# another module, only `server` pygls.
 
 
 class UsageError(Exception):
@@ -31,8 +27,6 @@ class UsageError(Exception):
 
 def main(argv: list[str] | None = None) -> int:
     program = argv is None  # the `gradguard` program itself, not a caller inside another process
-    if program:
-        api.tune_garbage_collector()
     code = _main(list(sys.argv[1:] if argv is None else argv), program)
     if program and sys.argv[1:2] == ["check"]:
         _exit_now(code)
@@ -99,78 +93,40 @@ def _dispatch(argv: list[str], program: bool = False) -> int:
     if unknown:  # the usage of the command that was given, not the top-level one
         (commands.get(args.command) or parser).error(f"unrecognized arguments: {' '.join(unknown)}")
     if args.command == "check":
+        from . import output
+
         try:
             args = _check_arguments(args, commands["check"])
             args.tune_memory = program  # the process is ours: parallel.keep_freed_memory may tune its malloc
+            if program:
+                _tune_garbage_collector()
             return run_check(args)
         finally:
             output.set_color(False)  # decided per run: a caller of main() in-process starts plain again
     if args.command == "rule":
         return run_rule(args)
     if args.command == "explain":
+        from . import explain
+
+        if program:
+            _tune_garbage_collector()
         return explain.run_explain(args, _error)
     parser.print_help()
     return 0
 
 
-def _parser() -> argparse.ArgumentParser:
-    """The `gradguard` parser; `.commands` holds each command's own parser (for its usage)."""
-    parser = argparse.ArgumentParser(
-        prog="gradguard", description="Find TensorFlow code whose loss gets no gradient, and fix it."
-    )
-    parser.add_argument("-V", "--version", action="version", version=f"gradguard {__version__}")
-    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
-    check = commands.add_parser("check", help="check files and folders (and --fix them)")
-    _add_check(check)
-    rule = commands.add_parser("rule", help="explain a rule, or list every rule with --all")
-    rule.add_argument("code", nargs="?", help="a rule code (GG101, E999) or name (numpy-method-on-tensor)")
-    rule.add_argument("--all", action="store_true", help="list every rule")
-    rule.add_argument("--format", "--output-format", dest="format", choices=("text", "json"), default="text")
-    explainer = commands.add_parser("explain", help="show how the gradient reaches (or misses) the loss at FILE:LINE[:COL]")
-    explain.add_arguments(explainer)
-    server = commands.add_parser("server", help="start the language server (options are passed on to it)")
-    commands.add_parser("help", help="print this help, or a command's: gradguard help check")
-    parser.commands = {"check": check, "rule": rule, "explain": explainer, "server": server}
-    return parser
+def run_check(args: argparse.Namespace) -> int:
+    from .check import run_check as check_files
+
+    return check_files(args)
 
 
-def _add_check(check: argparse.ArgumentParser) -> None:
-    check.add_argument("paths", nargs="*", metavar="PATH",
-                       help="files or folders (*.py, *.ipynb); - reads stdin (default: ., or stdin with --stdin-filename)")
-    check.add_argument("--format", "--output-format", dest="format", choices=FORMATS, default="text")
-    check.add_argument("--select", metavar="CODES", action="append",
-                       help="comma-separated code prefixes to check (replaces the config; repeatable)")
-    check.add_argument("--extend-select", metavar="CODES", action="append",
-                       help="comma-separated code prefixes to check as well as the selected ones (repeatable; GG900: unused suppressions)")
-    check.add_argument("--ignore", metavar="CODES", action="append",
-                       help="comma-separated code prefixes to skip (added to the config; repeatable)")
-    check.add_argument("--exclude", metavar="GLOBS", action="append",
-                       help="comma-separated gitignore-style globs to skip (replaces the config's exclude; repeatable)")
-    check.add_argument("--extend-exclude", metavar="GLOBS", action="append",
-                       help="comma-separated globs to skip as well (repeatable)")
-    check.add_argument("--fix", action="store_true", help="apply safe fixes")
-    check.add_argument("--unsafe-fixes", action="store_true",
-                       help="with --fix, also apply unsafe fixes; without, count them as fixable")
-    check.add_argument("--diff", action="store_true", help="print the diff --fix would apply; write nothing")
-    check.add_argument("--add-noqa", action="store_true",
-                       help="add a `# gradguard: ignore[CODE]` comment to every line with findings")
-    check.add_argument("--exit-zero", action="store_true", help="exit 0 even when findings remain")
-    check.add_argument("--statistics", action="store_true", help="count findings per rule")
-    check.add_argument("--show-settings", action="store_true", help="print the settings used for the first file, and exit")
-    check.add_argument("--show-files", action="store_true", help="print the files that would be checked, and exit")
-    check.add_argument("--config", metavar="PATH", help="use this pyproject.toml / gradguard.toml")
-    check.add_argument("--stdin-filename", metavar="PATH",
-                       help="the name of the file read from stdin (alone, it makes the check read stdin)")
-    check.add_argument("--color", choices=("auto", "always", "never"), default="auto",
-                       help="colour the text output (auto: on a terminal, unless NO_COLOR is set; FORCE_COLOR forces it)")
-    check.add_argument("--no-cache", action="store_true",
-                       help=f"analyse every file; do not read or write {CACHE_DIR}/ (results of unchanged files)")
-    check.add_argument("--no-jedi", action="store_true",
-                       help="analyse each file alone: do not follow calls into other modules with jedi")
-    check.add_argument("-j", "--jobs", type=_positive_int, metavar="N",
-                       help="check files in N processes (default: one per core, fewer for small inputs)")
-    check.add_argument("-q", "--quiet", action="store_true", help="print findings only")
-    check.add_argument("-V", "--version", action="version", version=f"gradguard {__version__}")
+def _tune_garbage_collector() -> None:
+    """For the program's commands that analyse: once the analyzer is imported, so that
+    `api.tune_garbage_collector` freezes its modules with the rest of what exists."""
+    from .. import api
+
+    api.tune_garbage_collector()
 
 
 # Codes the CLI handles itself in --select/--extend-select/--ignore: syntax and file errors are
@@ -196,6 +152,8 @@ def _check_arguments(args: argparse.Namespace, check: argparse.ArgumentParser) -
     args.ignore = _join(_without_cli_codes(ignore, "ignore"))
     args.exclude = _codes(args.exclude, upper=False)
     args.extend_exclude = _codes(args.extend_exclude, upper=False)
+    from . import output
+
     output.set_color(_color(args.color))
     return args
 
@@ -226,6 +184,8 @@ def _join(codes: list[str] | None) -> str | None:
 
 
 def _validate(codes: tuple[str, ...], option: str) -> None:
+    from ..project.config import code_problem
+
     for code in codes:
         problem = code_problem(code)
         if problem:
@@ -246,21 +206,13 @@ def _color(choice: str) -> bool:
         return False
 
 
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a number of processes (1 or more), got {text!r}")
-    return value
-
-
 # ---------------------------------------------------------------------------------------------
 # gradguard server
 
 
 def _run_server(args: list[str]) -> int:
+    import importlib  # by name: the CLI and the server are independent front ends (pyproject.toml)
+
     try:
         server = importlib.import_module("gradguard.server")
     except ImportError as error:
@@ -279,6 +231,12 @@ def _run_server(args: list[str]) -> int:
 
 
 def run_rule(args: argparse.Namespace) -> int:
+    import json
+
+    from ..catalogue import registry
+    from ..catalogue.docs import render_rule_doc
+    from .output import CLI_CODES
+
     rules = registry.all_rules()
     if args.all:
         _print_rule_list(rules, args.format)
@@ -312,6 +270,11 @@ def _rule_row(r) -> dict:
 
 def _print_rule_list(rules, fmt: str) -> None:
     """Every rule, then the CLI's own codes (E999, E902, GG900), as `ruff rule --all` lists all."""
+    import json
+
+    from ..catalogue.docs import has_fix
+    from .output import CLI_CODES
+
     if fmt == "json":
         rows = [_rule_row(r) for r in rules] + [_cli_code_row(c) for c in CLI_CODES.values()]
         print(json.dumps(rows, indent=2, ensure_ascii=False))

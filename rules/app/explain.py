@@ -40,15 +40,6 @@ class BadInput(Exception):
     """Reported in one line, exit 2."""
 
 
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("position", metavar="FILE:LINE[:COL]",
-                        help="a place in a file (1-based line and column); in a notebook FILE.ipynb:cellN:LINE[:COL]")
-    parser.add_argument("--format", "--output-format", dest="format", choices=("text", "json"), default="text")
-    parser.add_argument("--config", metavar="PATH", help="use this pyproject.toml / gradguard.toml")
-    parser.add_argument("--no-jedi", action="store_true",
-                        help="analyse the file alone: do not follow calls into other modules with jedi (as check)")
-
-
 def run_explain(args: argparse.Namespace, error) -> int:
     try:
         report = explain(args.position, args.config, jedi=not args.no_jedi)

@@ -21,10 +21,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import quote
 
-from .. import __version__, api
+from .. import __version__
 from ..catalogue import registry
 from ..catalogue.docs import render_rule_doc
 from ..diagnostics import Diagnostic, Edit, Fix, Safety, Severity, Span
+from ..fix.edits import chosen_fix
 from ..source.notebook import Notebook, NotebookError, relabel_lines
 from ..source.text import line_texts
 
@@ -77,7 +78,7 @@ _GITHUB_LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.
 
 def fixable(diagnostic: Diagnostic, unsafe_fixes: bool) -> bool:
     """Would --fix (with --unsafe-fixes when given) apply this diagnostic's fix?"""
-    return api.chosen_fix(diagnostic, unsafe_fixes) is not None
+    return chosen_fix(diagnostic, unsafe_fixes) is not None
 
 
 def rule_name(code: str) -> str:
@@ -583,9 +584,6 @@ def format_statistics(findings: Sequence[Finding], *, unsafe_fixes: bool = False
         f"{row['count']:>{width}}\t{row['code']}\t{'[*]' if row['fixable'] else '[ ]'} {row['name']}\n"
         for row in rows
     )
-
-
-FORMATS = ("text", "json", "sarif", "github")
 
 
 def render(

@@ -34,6 +34,7 @@ from ..catalogue import registry
 from ..diagnostics import Severity
 from ..model.conventions import DEFAULT as DEFAULT_CONVENTIONS
 from ..model.conventions import NameConventions
+from .errors import ConfigError
 from .globs import exclude_spec, glob_matches_path
 
 # What `exclude` is unless a configuration sets it: ruff's default excludes (version control, virtual
@@ -53,10 +54,6 @@ _NOT_SUPPORTED = {
 }
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _CODE_PREFIX = re.compile(r"^[A-Z]+[0-9]*$")
-
-
-class ConfigError(Exception):
-    """A configuration problem; the message names the file (or option) and what is wrong."""
 
 
 @dataclass(frozen=True)
