@@ -25,7 +25,6 @@ from collections.abc import Callable, Sequence
 from .catalogue.registry import break_rules
 from .diagnostics import Diagnostic, Severity, Span
 from .fix.edits import apply_edits, apply_fixes, chosen_fix, non_conflicting_edits, non_conflicting_fixes, with_newline
-from .fix.loop import MAX_FIX_ROUNDS, PythonText, fix_until_stable
 from .model.conventions import DEFAULT, NameConventions
 from .model.engine import analyze_document
 from .project.config import Config
@@ -238,14 +237,27 @@ def fix_source(
     unsafe: bool = False,
     enabled: Callable[[str], bool] | None = None,
     diagnose: Callable[[str], Sequence[Diagnostic]] | None = None,
-    max_rounds: int = MAX_FIX_ROUNDS,
+    max_rounds: int | None = None,
 ) -> str:
     """The source after the fix loop (`fix.loop.fix_until_stable`): what `--fix` does to a file.
+
+    `max_rounds` defaults to `MAX_FIX_ROUNDS`.
 
     `diagnose` replaces `analyze` (the server passes its syntax-tolerant lint).
     """
     diagnose = diagnose or (lambda text: analyze(text, path, enabled=enabled))
-    return fix_until_stable(PythonText(source), diagnose, unsafe=unsafe, max_rounds=max_rounds).target.source
+    from .fix.loop import MAX_FIX_ROUNDS, PythonText, fix_until_stable  # only what fixes imports the fix loop
+
+    rounds = MAX_FIX_ROUNDS if max_rounds is None else max_rounds
+    return fix_until_stable(PythonText(source), diagnose, unsafe=unsafe, max_rounds=rounds).target.source
+
+
+def __getattr__(name: str):
+    if name == "MAX_FIX_ROUNDS":  # PEP 562: re-exported without importing the fix loop
+        from .fix.loop import MAX_FIX_ROUNDS
+
+        return MAX_FIX_ROUNDS
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def tune_garbage_collector() -> None:

@@ -9,10 +9,10 @@ import sys
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..api import lint
 from ..diagnostics import Diagnostic
-from ..fix.loop import FixOutcome, NotebookJson, PythonText, fix_until_stable
 from ..model.inference import Budget, JediResolver
 from ..project.config import Config, Configs, load_config_file
 from ..project.files import Walk, project_root
@@ -24,6 +24,9 @@ from .cache import ResultCache, result_key
 from .files import Document, decode, file_finding, write_atomic
 from .output import Finding, diff_summary, format_statistics, render
 
+if TYPE_CHECKING:
+    from ..fix.loop import FixOutcome
+
 PROGRESS_THRESHOLD = 50
 
 
@@ -34,6 +37,8 @@ def _python(document_text: str, is_notebook: bool) -> str:
 def fix_document(text: str, is_notebook: bool, lint_python: Callable[[str], list[Diagnostic]],
                  unsafe: bool) -> FixOutcome:
     """The document (Python text or notebook JSON) after the one fix loop."""
+    from ..fix.loop import NotebookJson, PythonText, fix_until_stable  # only --fix and --diff
+
     target = NotebookJson(text) if is_notebook else PythonText(text)
     return fix_until_stable(target, lint_python, unsafe=unsafe)
 

@@ -14,7 +14,6 @@ from pathlib import Path
 
 from .. import api
 from ..diagnostics import Diagnostic, Edit, Fix, Safety
-from ..fix.loop import NotebookJson, PythonText, fix_until_stable
 from ..model.inference import Budget, JediResolver
 from ..project.config import Config
 from ..project.files import project_root, resolve
@@ -146,6 +145,8 @@ def _fix_unused(run, document, unused: list[Diagnostic]) -> bool:
 def _apply_once(document, diagnostics: list[Diagnostic]):
     """The document (Python text or notebook JSON) with these diagnostics' (safe) fixes applied,
     through the one fix loop, which maps a notebook's positions into its cells."""
+    from ..fix.loop import NotebookJson, PythonText, fix_until_stable  # only --add-noqa
+
     rounds = iter([diagnostics])
     target = NotebookJson(document.text) if document.is_notebook else PythonText(document.text)
     return fix_until_stable(target, lambda _source: next(rounds, []))
