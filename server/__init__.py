@@ -10,7 +10,7 @@ import argparse
 import logging
 import sys
 
-from gradguard.rules import __version__, api
+from gradguard.rules import __version__
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -20,9 +20,8 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     tcp = _host_port(args.tcp) if args.tcp else None
     _configure_logging(args.log_file, args.log_level)
-    from .server import start  # pygls is imported only when a server really starts
-
-    api.tune_garbage_collector()
+    from .server import start  # pygls is imported only when a server really starts; the analyzer
+                               # at the first analysis (analysis.py), which tunes the garbage collector
     start(tcp)
     return 0
 

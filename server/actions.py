@@ -14,8 +14,7 @@ import asyncio
 
 from lsprotocol import types
 
-from gradguard.rules import api
-from gradguard.rules.report.suppression import suppression_edit
+from gradguard.rules.fix.edits import chosen_fix
 
 from . import analysis
 from .state import GradguardServer, log, server
@@ -214,6 +213,8 @@ def _range(data: dict) -> types.Range:
 
 def _ignore_action(ls: GradguardServer, uri: str, diagnostic: types.Diagnostic) -> list[types.CodeAction]:
     document = ls.store.get(uri)
+    from gradguard.rules.report.suppression import suppression_edit
+
     line = diagnostic.range.start.line
     try:
         edit = suppression_edit(document.text, line + 1, diagnostic.code)
@@ -236,7 +237,7 @@ def _ignore_action(ls: GradguardServer, uri: str, diagnostic: types.Diagnostic) 
 
 async def _has_safe_fix(ls: GradguardServer, target: str) -> bool:
     result = await ls.current_result(target)
-    return result is not None and any(api.chosen_fix(d, unsafe=False) for d in result.diagnostics)
+    return result is not None and any(chosen_fix(d, unsafe=False) for d in result.diagnostics)
 
 
 async def _fix_all_action(ls: GradguardServer, uri: str) -> types.CodeAction:

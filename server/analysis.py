@@ -8,26 +8,30 @@ from __future__ import annotations
 
 import bisect
 import dataclasses
+import functools
 from collections.abc import Sequence
 from contextlib import nullcontext
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from lsprotocol import types
 from pygls.uris import from_fs_path
 
-from gradguard.rules.api import lint_tolerant
-from gradguard.rules.catalogue import registry
 from gradguard.rules.diagnostics import Diagnostic, Fix, Safety, Severity, Span
 from gradguard.rules.fix.edits import with_newline
-from gradguard.rules.fix.loop import CellTexts, PythonText, fits_in_one_cell, fix_until_stable
-from gradguard.rules.lens.lens import Lens
-from gradguard.rules.model.record import recording
+from gradguard.rules.model.record import recording  # a context variable, nothing of the engine
 from gradguard.rules.project.config import Config
 from gradguard.rules.source.notebook import (cell_at, cell_column, join_cells, relabel_lines, within_one_cell,
                                              writable_in_cells)
 from gradguard.rules.source.text import newline_of
 
 from .documents import Encoding, TextDocument
+
+if TYPE_CHECKING:
+    from gradguard.rules.lens.lens import Lens
+
+# The analyzer (api, engine, rules, lens, fix loop) is imported by the first analysis, not when the
+# server starts: `initialize` is answered before any of it is needed (tests/test_startup.py).
 
 SOURCE = "gradguard"
 _SEVERITY = {
@@ -70,6 +74,8 @@ class Snapshot:
         return [part.first_line for part in self.parts]
 
     def diagnose(self, source: str | None = None, resolver=None, budget=None) -> list[Diagnostic]:
+        from gradguard.rules.api import lint_tolerant
+
         if resolver is not None:
             return lint_tolerant(self.source if source is None else source, self.path, self.config,
                                  resolver=resolver, budget=budget)
@@ -111,6 +117,9 @@ def analyze(snap: Snapshot, resolver=None, budget=None) -> Result:
     the lens is on for the target (`snap.lens`), the analysis records its values (model/record.py)
     for hover and inlay hints (server/hover.py, server/inlay.py); else it records nothing (the
     recording costs some 6% of an edit's analysis) and the result has no lens."""
+    _load_analyzer()
+    from gradguard.rules.lens.lens import Lens
+
     with recording() if snap.lens else nullcontext() as recorder:
         found = snap.diagnose(resolver=resolver, budget=budget)
     lens = Lens(recorder.analysis, recorder.values, found).release_caches() \
@@ -121,6 +130,15 @@ def analyze(snap: Snapshot, resolver=None, budget=None) -> Result:
         if located is not None:
             by_uri[located[0]].append(located[1])
     return Result(snap, found, by_uri, resolver is not None, lens)
+
+
+@functools.cache
+def _load_analyzer() -> None:
+    """Import the analyzer, once, and then tune the garbage collector (`api.tune_garbage_collector`:
+    it freezes what exists, now pygls's, lsprotocol's and the analyzer's modules)."""
+    from gradguard.rules import api
+
+    api.tune_garbage_collector()
 
 
 def locate(span: Span, snap: Snapshot) -> tuple[Part, types.Range] | None:
@@ -145,6 +163,9 @@ def to_lsp(diagnostic: Diagnostic, snap: Snapshot) -> tuple[str, types.Diagnosti
     located = locate(diagnostic.span, snap)
     if located is None:
         return None
+    from gradguard.rules.catalogue import registry
+    from gradguard.rules.fix.loop import fits_in_one_cell
+
     part, range_ = located
     rule = registry.rule_by_code(diagnostic.code)
     message = relabel_lines(diagnostic.message, lambda line: _cell_of_line(line, snap)) if snap.notebook \
@@ -206,6 +227,8 @@ def range_json(range_: types.Range) -> dict:
 
 def fixed_texts(snap: Snapshot, unsafe: bool = False) -> list[str]:
     """Each part's text after the one fix loop (safe fixes only unless `unsafe`)."""
+    from gradguard.rules.fix.loop import CellTexts, PythonText, fix_until_stable
+
     texts = [part.document.text for part in snap.parts]
     target = CellTexts(tuple(texts)) if snap.notebook else PythonText(texts[0])
     fixed = fix_until_stable(target, _cell_writable(snap.diagnose) if snap.notebook else snap.diagnose,

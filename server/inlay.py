@@ -17,7 +17,6 @@ from __future__ import annotations
 from lsprotocol import types
 
 from gradguard.rules.diagnostics import Span
-from gradguard.rules.lens.tree import sink_branches
 from gradguard.rules.source.notebook import relabel_lines
 
 from . import analysis
@@ -85,6 +84,8 @@ async def explain_command(ls: GradguardServer, *args) -> dict | None:
 
     def relabel(text: str) -> str:  # "on line N" of the joined cells, as the cell and its line
         return relabel_lines(text, lambda line: analysis._cell_of_line(line, snap)) if snap.notebook else text
+
+    from gradguard.rules.lens.tree import sink_branches
 
     explanation = result.lens.explain_sink(sink, at)
     title = relabel(explanation.title)

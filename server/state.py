@@ -12,6 +12,7 @@ import logging
 import os
 import traceback
 from concurrent.futures import ThreadPoolExecutor
+from typing import TYPE_CHECKING
 
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
@@ -22,13 +23,15 @@ from pygls.uris import to_fs_path
 from gradguard.rules import __version__
 from gradguard.rules.project.config import Config, ConfigError
 from gradguard.rules.source.incremental import IncrementalParser
-from gradguard.rules.model.inference import Budget, JediResolver
 
 from . import analysis
 from .analysis import Result, Snapshot
 from .documents import DocumentStore, Encoding
 from .scheduler import Scheduler
 from .settings import SECTION, ClientSettings, FileConfigs, parse_settings
+
+if TYPE_CHECKING:
+    from gradguard.rules.model.inference import JediResolver
 
 log = logging.getLogger("gradguard.server")
 JEDI_IDLE_DELAY = 0.25  # seconds without an edit before the cross-module pass starts
@@ -257,6 +260,8 @@ class GradguardServer(LanguageServer):
     def _refine_if_still(self, snap: Snapshot, settings: ClientSettings) -> None:
         if not self.is_current(snap):
             return  # typed on: the next fast pass schedules its own
+        from gradguard.rules.model.inference import Budget
+
         resolver = self.resolver_for(snap, settings)
         budget = Budget(settings.jedi_time_budget, stale=lambda: not self.is_current(snap))
         future = asyncio.get_running_loop().run_in_executor(self.jedi_executor, analysis.analyze, snap, resolver, budget)
@@ -300,6 +305,8 @@ class GradguardServer(LanguageServer):
         root = _path_of(folder) if folder else (os.path.dirname(snap.path) if os.path.isabs(snap.path) else None)
         key = (root, settings.jedi_environment)
         if key not in self.resolvers:
+            from gradguard.rules.model.inference import JediResolver
+
             self.resolvers[key] = JediResolver(root, settings.jedi_environment)
         return self.resolvers[key]
 
