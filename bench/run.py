@@ -20,7 +20,10 @@ files and in the same run:
   edits typed into a function body, each answered by its diagnostics before the next keystroke;
 * the gradguard server's RSS once 50 documents of 1,000 lines are open and diagnosed;
 * the gradient lens in the gradguard server (bench/lens_latency.py): hover and whole-file inlay
-  hints on the 1,000- and 5,000-line files, median / p95 (`--only lens` runs just that part).
+  hints on the 1,000- and 5,000-line files, median / p95 (`--only lens` runs just that part);
+* start-up (bench/startup.py, first, while the machine is quietest): `python -c pass`,
+  `gradguard --version`, `gradguard check` of a ~300-line file without findings, `ruff --version`,
+  in interleaved rounds, and the ratios to `python -c pass` (`--only startup`: ~15 s).
 
 Progress goes to stderr; the report (machine, table, budgets) to stdout and to OUT/results.md.
 Timings are figures to read, never assertions: nothing here fails because something is slow.
@@ -50,6 +53,7 @@ sys.path.insert(0, str(HERE))
 import generate  # noqa: E402
 import jedi_pass  # noqa: E402
 import lens_latency  # noqa: E402
+import startup  # noqa: E402
 from lsp_client import LspClient  # noqa: E402
 
 PROJECT = ROOT                      # the gradguard checkout under test (--project)
@@ -629,7 +633,7 @@ def budget_lines(cli: dict, lsp: dict, jedi: dict, memory: dict, made: dict, qui
 
 def report(info: dict, tool_versions: dict, made: dict, cli: dict, lsp: dict, jedi: dict, memory: dict,
            debounce: dict, quick: bool, load_before: str, load_after: str, total: float, full_runs: int,
-           lens: dict | None = None) -> str:
+           lens: dict | None = None, start: tuple | None = None) -> str:
     lens = lens or {}
     out = ["## Machine", ""]
     out.append(f"- CPU: {info['cpu']}, {info['cores']} cores; RAM {info['memory']}; {info['os']}; "
@@ -726,8 +730,19 @@ def report(info: dict, tool_versions: dict, made: dict, cli: dict, lsp: dict, je
             "Lens rows (gradguard only, bench/lens_latency.py): request written → answer read, the file "
             "open and the server idle; hovers on names in the file's tapes, spread over it; the first hover "
             "after an analysis (it indexes the values by line) measured after each of the one-character edits.",
-            "", "## Budgets (docs/performance.md)", ""]
+            ""]
+    if start is not None:
+        results, reference = start
+        rounds = len(results[0].floor.walls)
+        out += ["## Start-up (bench/startup.py)", "", *startup.rows(results, reference), "",
+                f"Median wall time of the whole process (min in brackets) over {rounds} interleaved rounds, "
+                "after one untimed run of each; ratios to `python -c pass` of the same venv, in the same run. "
+                "The check is `gradguard check --no-cache --exit-zero -q` (jedi on, as by default).", ""]
+    out += ["## Budgets (docs/performance.md)", ""]
     out += budget_lines(cli, lsp, jedi, memory, made, quick)
+    if start is not None or not quick:
+        startup.budget_lines(start[0][0] if start is not None else None, lambda name, ok, detail: out.append(
+            f"- {name}: **{ {True: 'met', False: 'MISSED', None: 'not measured'}[ok] }** — {detail}"))
     if lens or not quick:
         lens_latency.budget_lines(lens, lambda name, ok, detail: out.append(
             f"- {name}: **{ {True: 'met', False: 'MISSED', None: 'not measured'}[ok] }** — {detail}"))
@@ -754,7 +769,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rev", metavar="REVISION",
                         help="measure this commit (e.g. HEAD) instead of the work tree: exported to OUT "
                              "with its own .venv")
-    parts = ["cli", "lsp", "memory", "lens"]
+    parts = ["startup", "cli", "lsp", "memory", "lens"]
     parser.add_argument("--skip", action="append", default=[], choices=parts,
                         help="leave out a part (repeatable)")
     parser.add_argument("--only", choices=parts, help="run only this part (e.g. --only lens: hover and inlay hints)")
@@ -783,6 +798,16 @@ def main(argv: list[str] | None = None) -> int:
     info["tree"] = tree_state(PROJECT)
     info["command"] = " ".join(["bash bench/run", *(argv if argv is not None else sys.argv[1:])])
     full_runs = 3 if args.quick else 5
+
+    start = None
+    if "startup" not in args.skip:
+        path, lines = startup.plain_file(out)
+        log(f"start-up: python -c pass, gradguard --version, gradguard check of {path.name}, ruff --version")
+        start = startup.measure([VENV], path, lines, out, child_env(), rounds=10 if args.quick else 30,
+                                ruff=bench_tool("ruff"))
+        for command in start[0][0].commands:
+            if command.walls:
+                log(f"  {command.label}: median {seconds(command.median)}")
 
     cli: dict = {}
     if "cli" not in args.skip:
@@ -848,7 +873,7 @@ def main(argv: list[str] | None = None) -> int:
                 hovers=20 if args.quick else 60, hints=10 if args.quick else 30, edits=5 if args.quick else 10))
             log(f"  hover {lens_latency.hover_cell(timing)}; inlay hints {lens_latency.hints_cell(timing)}")
     text = report(info, tool_versions, made, cli, lsp, jedi, memory, debounce, args.quick, load_before, load(),
-                  time.perf_counter() - began, full_runs, lens)
+                  time.perf_counter() - began, full_runs, lens, start)
     (out / "results.md").write_text(text, encoding="utf-8")
     print(text)
     log(f"written to {out / 'results.md'}")
