@@ -21,6 +21,7 @@ import gc
 import logging
 import os
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 from .catalogue.registry import break_rules
 from .diagnostics import Diagnostic, Severity, Span
@@ -34,6 +35,9 @@ from .source.document import PARSE_FAILURES, Document, parse
 from .source.notebook import JoinedSource
 from .source.recovery import parse_error, recover, unreliable_lines
 from .source.text import line_texts, newline_of, split_lines
+
+if TYPE_CHECKING:
+    from .fix.loop import MAX_FIX_ROUNDS  # imported by __getattr__ below
 
 log = logging.getLogger("gradguard.analysis")
 
