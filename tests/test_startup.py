@@ -107,6 +107,15 @@ def test_check_of_a_plain_file_imports_no_libcst_jedi_or_pygls(tmp_path):
         & run["modules"] == set()  # no fix to write, nothing to explain
 
 
+def test_a_check_answered_from_the_result_cache_imports_no_analyzer(tmp_path):
+    (tmp_path / "train.py").write_text(CLIPPED)
+    first = _cli(tmp_path, "check", "train.py")  # analyses, and stores the result
+    again = _cli(tmp_path, "check", "train.py")
+    assert first["result"] == again["result"] == 1 and again["out"] == first["out"] and "GG102" in again["out"]
+    assert "gradguard.rules.model.engine" in first["modules"]
+    assert again["modules"] & (ANALYZER | RULES | HEAVY) == set()
+
+
 def test_check_imports_libcst_to_write_a_rewriting_fix(tmp_path):
     """The other side of the probe: the import the plain check did without does happen when it is
     needed (and --fix writes the rewritten call)."""

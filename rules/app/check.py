@@ -11,9 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..api import lint
 from ..diagnostics import Diagnostic
-from ..model.inference import Budget, JediResolver
 from ..project.config import Config, Configs, load_config_file
 from ..project.files import Walk, project_root
 from ..source.notebook import Notebook, NotebookError, relabel_lines
@@ -26,6 +24,7 @@ from .output import Finding, diff_summary, format_statistics, render
 
 if TYPE_CHECKING:
     from ..fix.loop import FixOutcome
+    from ..model.inference import Budget, JediResolver
 
 PROGRESS_THRESHOLD = 50
 
@@ -105,6 +104,8 @@ class CheckRun:
 
     def check_document(self, document: Document) -> str | None:
         """Report one document; returns its fixed text when it changed."""
+        from ..api import lint  # imported by now (_load_analyzer)
+
         config_path = document.display if document.path is None else str(document.path)
         config = self.config_for(document.path)
         cross_module = self._cross_module(document, config)
@@ -168,6 +169,8 @@ class CheckRun:
         """The jedi resolver of the document's project and a fresh time budget, unless jedi is off."""
         if self.args.no_jedi or not config.jedi or document.path is None:
             return {}
+        from ..model.inference import Budget, JediResolver
+
         root = self._project_root(document.path)
         if root not in self.resolvers:
             self.resolvers[root] = JediResolver(str(root))
@@ -284,9 +287,21 @@ def _first_path(args: argparse.Namespace) -> str:
     return next((p for p in args.paths if p != "-"), ".")
 
 
+def _load_analyzer(args: argparse.Namespace) -> None:
+    """Import the analyzer once there is a document to analyse, before any worker forks (a check
+    whose files all come from the result cache imports none of it); in the `gradguard` program
+    (`tune_memory`: the process is ours) the garbage collector is tuned then, with it loaded."""
+    from .. import api
+
+    if getattr(args, "tune_memory", False):
+        api.tune_garbage_collector()
+
+
 def _check_files(run: CheckRun, files: list[tuple[str, Path]]) -> None:
     if run.caching:
         files = [item for item in files if not run.report_cached(item)]
+    if files:
+        _load_analyzer(run.args)
     sizes = parallel.file_sizes(path for _, path in files)
     jobs = parallel.worker_count(run.args.jobs, sizes)
     if getattr(run.args, "tune_memory", False) and len(files) > 1 and sum(sizes) >= parallel.MIN_BYTES_PER_WORKER:
@@ -348,6 +363,7 @@ def _check_file(run: CheckRun, display: str, path: Path) -> None:
 
 
 def _check_stdin(run: CheckRun) -> None:
+    _load_analyzer(run.args)
     display = run.args.stdin_filename or "-"
     raw = sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else sys.stdin.read().encode()
     try:

@@ -97,9 +97,7 @@ def _dispatch(argv: list[str], program: bool = False) -> int:
 
         try:
             args = _check_arguments(args, commands["check"])
-            args.tune_memory = program  # the process is ours: parallel.keep_freed_memory may tune its malloc
-            if program:
-                _tune_garbage_collector()
+            args.tune_memory = program  # the process is ours: its malloc and garbage collector may be tuned
             return run_check(args)
         finally:
             output.set_color(False)  # decided per run: a caller of main() in-process starts plain again

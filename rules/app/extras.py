@@ -12,9 +12,7 @@ import sys
 from collections import defaultdict
 from pathlib import Path
 
-from .. import api
 from ..diagnostics import Diagnostic, Edit, Fix, Safety
-from ..model.inference import Budget, JediResolver
 from ..project.config import Config
 from ..project.files import project_root, resolve
 from ..report.suppression import suppression_edit, unused_suppressions
@@ -109,7 +107,7 @@ def after_check(run, files: list[tuple[str, Path]]) -> int | None:
         return add_noqa(run, files)
     wanted = getattr(args, "unused_suppressions", False)
     if not args.diff:
-        resolvers: dict[Path, JediResolver] = {}
+        resolvers: dict[Path, object] = {}  # JediResolver by project root
         for display, path in files:
             if not (wanted or _config_of(run, path).unused_suppressions):
                 continue  # GG900 named neither on the command line nor in the file's configuration
@@ -227,6 +225,9 @@ def _unused_in_file(run, display: str, path: Path, resolvers: dict):
         # No comment would be unused even if nothing were found (fewer findings only leave more
         # comments unused): none can be, whatever the analysis finds, so it is not run again.
         return document, source, []
+    from .. import api
+    from ..model.inference import Budget, JediResolver
+
     cross_module = {}
     if not run.args.no_jedi and config.jedi:
         root = project_root(path, run.config)

@@ -22,8 +22,6 @@ from pathlib import Path
 from urllib.parse import quote
 
 from .. import __version__
-from ..catalogue import registry
-from ..catalogue.docs import render_rule_doc
 from ..diagnostics import Diagnostic, Edit, Fix, Safety, Severity, Span
 from ..fix.edits import chosen_fix
 from ..source.notebook import Notebook, NotebookError, relabel_lines
@@ -82,11 +80,15 @@ def fixable(diagnostic: Diagnostic, unsafe_fixes: bool) -> bool:
 
 
 def rule_name(code: str) -> str:
+    from ..catalogue import registry  # not for the text format: a check from the cache reads no rule
+
     rule = registry.rule_by_code(code)
     return rule.name if rule else BUILTIN_NAMES.get(code, "")
 
 
 def rule_url(code: str) -> str | None:
+    from ..catalogue import registry
+
     rule = registry.rule_by_code(code) or CLI_CODES.get(code)
     return rule.doc_url() if rule else None
 
@@ -418,6 +420,8 @@ SRCROOT = "%SRCROOT%"
 
 
 def _all_rules() -> list:
+    from ..catalogue import registry
+
     return [*registry.all_rules(), *CLI_CODES.values()]
 
 
@@ -449,6 +453,8 @@ def format_sarif(findings: Sequence[Finding], root: str | os.PathLike | None = N
 
 
 def _sarif_rule(rule) -> dict:
+    from ..catalogue.docs import render_rule_doc
+
     if isinstance(rule, CliCode):
         full, markdown = rule.what, rule.doc()
     else:
