@@ -7,6 +7,8 @@ machine falls on all of them alike), after one untimed run of each (disk cache, 
 * `gradguard --version`: the console script, the package, the parser;
 * `gradguard check --no-cache --exit-zero -q FILE` of a generated ~300-line training file
   without findings (bench/generate.py, `break_rate=0`): the imports a check needs, one analysis;
+* the same check with the result cache (filled by the untimed run): the file is not analysed
+  again, as in a second `gradguard check` of an unchanged project (a figure, no budget);
 * `ruff --version` (from .venv-bench), for reference: a compiled tool's start.
 
 Each figure is the median wall time of the whole process over the rounds. The budgets are ratios
@@ -60,12 +62,13 @@ class Startup:
     floor: Command
     version: Command
     check: Command
+    cached: Command
     file_lines: int = 0
     findings: int | None = None  # what the check reports on the file (the budget's file has none)
 
     @property
     def commands(self) -> list[Command]:
-        return [self.floor, self.version, self.check]
+        return [self.floor, self.version, self.check, self.cached]
 
     def ratio(self, command: Command) -> float | None:
         if command.error or self.floor.error or not command.walls or not self.floor.walls:
@@ -109,6 +112,8 @@ def measure(venvs: list[Path], path: Path, lines: int, cwd: Path, env: dict[str,
                        Command("gradguard --version", [_bin(venv, "gradguard"), "--version"]),
                        Command(f"gradguard check --no-cache FILE, {lines:,} lines",
                                [_bin(venv, "gradguard"), "check", "--no-cache", "--exit-zero", "-q", str(path)]),
+                       Command("gradguard check FILE, from the result cache",
+                               [_bin(venv, "gradguard"), "check", "--exit-zero", "-q", str(path)]),
                        file_lines=lines) for venv in venvs]
     reference = Command("ruff --version", [ruff, "--version"]) if ruff and Path(ruff).exists() else None
     commands = [command for result in results for command in result.commands] + ([reference] if reference else [])
@@ -134,7 +139,8 @@ def rows(results: list[Startup], reference: Command | None, names: list[str] | N
     out = ["| command | median (min) | × `python -c pass` | budget |", "| --- | --- | --- | --- |"]
     for index, result in enumerate(results):
         prefix = f"{names[index]}: " if names else ""
-        for command, budget in ((result.floor, None), (result.version, VERSION_BUDGET), (result.check, CHECK_BUDGET)):
+        for command, budget in ((result.floor, None), (result.version, VERSION_BUDGET), (result.check, CHECK_BUDGET),
+                                (result.cached, None)):
             if command.error or not command.walls:
                 out.append(f"| {prefix}`{command.label}` | failed ({command.error or 'no runs'}) | — | — |")
                 continue
