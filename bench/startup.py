@@ -39,13 +39,14 @@ import generate  # noqa: E402
 
 VERSION_BUDGET = 2.0  # × `python -c pass`
 CHECK_BUDGET = 4.0
-PLAIN_LINES, PLAIN_SEED = 300, 300_300
+PLAIN_LINES, PLAIN_SEED = 300, 300_301
 
 
 @dataclass
 class Command:
     label: str
     argv: list[str]
+    env: dict[str, str] = field(default_factory=dict)  # over the run's environment
     walls: list[float] = field(default_factory=list)
     error: str | None = None
 
@@ -113,12 +114,14 @@ def measure(venvs: list[Path], path: Path, lines: int, cwd: Path, env: dict[str,
                        Command(f"gradguard check --no-cache FILE, {lines:,} lines",
                                [_bin(venv, "gradguard"), "check", "--no-cache", "--exit-zero", "-q", str(path)]),
                        Command("gradguard check FILE, from the result cache",
-                               [_bin(venv, "gradguard"), "check", "--exit-zero", "-q", str(path)]),
-                       file_lines=lines) for venv in venvs]
+                               [_bin(venv, "gradguard"), "check", "--exit-zero", "-q", str(path)],
+                               # one cache per venv: each gradguard version replaces the other's file
+                               {"GRADGUARD_CACHE_DIR": str(cwd / f"cache-{index}")}),
+                       file_lines=lines) for index, venv in enumerate(venvs)]
     reference = Command("ruff --version", [ruff, "--version"]) if ruff and Path(ruff).exists() else None
     commands = [command for result in results for command in result.commands] + ([reference] if reference else [])
     for command in commands:  # untimed: the disk cache, the .pyc files; and whether it runs at all
-        _, status = _run(command.argv, cwd, env)
+        _, status = _run(command.argv, cwd, {**env, **command.env})
         if status != 0:
             command.error = f"exit status {status}"
     for result in results:
@@ -126,7 +129,7 @@ def measure(venvs: list[Path], path: Path, lines: int, cwd: Path, env: dict[str,
     for _ in range(rounds):
         for command in commands:
             if command.error is None:
-                command.walls.append(_run(command.argv, cwd, env)[0])
+                command.walls.append(_run(command.argv, cwd, {**env, **command.env})[0])
     return results, reference
 
 
