@@ -6,7 +6,8 @@ import ast
 
 from ..source.imports import is_differentiable_numpy, is_numpy, is_tensorflow
 from . import no_gradient
-from .facts import MinimizeCall, name_key
+from .callbacks import CALLBACKS
+from .facts import MinimizeCall, attribute_key, name_key
 from .frame import Frame
 from .library import (TF_FUNCTION, NUMPY_FUNCTIONS, COLLECTION_ADDERS, FIT_METHODS, is_integer_dtype, GRADIENT_METHODS, KERAS_MODEL_FACTORIES, KERAS_MODEL_PREFIXES,
                       MODEL_RETURNING_METHODS, NOT_FORWARD_METHODS, NOT_TENSOR_NAMESPACES, PREDICT_METHODS)
@@ -49,7 +50,7 @@ class Calls:
         keywords = {k.arg or "**": self.eval(k.value, frame) for k in node.keywords}
         if callee.kind == Kind.METRIC:
             receiver, method = callee, "__call__"  # `metric(y_true, y_pred)`: its update_state, then result
-        site = Site(node, qual, method, receiver, args, keywords, self.doc)
+        site = Site(node, qual, method, receiver, args, keywords, self.doc, traced=frame.in_trace())
 
         if method in ("add_loss", "add_metric") and frame.summary:
             self.note_added_loss(site, frame)
@@ -71,10 +72,80 @@ class Calls:
             return broken
         if isinstance(func, ast.Name) and func.id == "zip" and frame.lookup("zip") is None and site.args:
             return evolve(join(site.args), items=tuple(site.args), role="zip")
+        entry = self._callback_entry(site, frame)
+        if entry is not None and (called := self._library_callback(site, entry, frame)) is not None:
+            return called
         result = self._tuple_outputs(site, self._ordinary_call(site, callee, frame), frame)
         if qual in _LOG_FUNCTIONS or (method == "log_prob" and result.live):
             result = evolve(result, role="log")  # a log-probability, when a policy's
         return result
+
+    def _callback_entry(self, site: Site, frame: Frame) -> dict | None:
+        """The callbacks table's entry for the called library function (or builtin `map`)."""
+        func = site.node.func
+        if site.qualname is not None:
+            return CALLBACKS.get(site.qualname)
+        if isinstance(func, ast.Name) and frame.lookup(func.id) is None and func.id not in self.functions:
+            return CALLBACKS.get(func.id)
+        return None
+
+    def _library_callback(self, site: Site, entry: dict, frame: Frame) -> Value | None:
+        """`tf.map_fn(fn, x)`, `map(fn, xs)`, `tf.while_loop(cond, body, vars)`: what the function
+        returns when called with what the library gives it (callbacks.py)."""
+        params: list[Value] = []
+        for how, position, keyword in entry["receives"]:
+            value = _argument(site, position, keyword)
+            if value is None and position in entry.get("fallback", {}):
+                value = _argument(site, *entry["fallback"][position])
+            value = UNKNOWN if value is None else value
+            if how == "element":
+                params.append(self._element(value))
+            elif how == "items":
+                params.extend(value.items or (value,))
+            else:
+                params.append(value)
+        if "rest" in entry:
+            params.extend(self._element(value) for value in site.args[entry["rest"]:])
+        results = []
+        for position, keyword in entry.get("functions") or (entry["function"],):
+            function, node = _argument(site, position, keyword), site.arg_node(position, keyword)
+            if function is None or node is None:
+                return None
+            result = self._callback_result(self._function_value(node, function, frame), params, site.node, frame)
+            if result is None:
+                return None
+            results.append(result)
+        return self.op(evolve(join(results), kind=Kind.TENSOR, items=None), site.node, frame)
+
+    def _callback_result(self, function: Value, params: list[Value], node: ast.Call, frame: Frame) -> Value | None:
+        """What `function` (a function, lambda or method of this file, or a model) returns for
+        `params`, by its summary; None when that is not known."""
+        if function.kind == Kind.MODEL:
+            return self.op(join([self._model_output(function, node, frame), *params]), node, frame)
+        func = function.func
+        if function.kind != Kind.CALLABLE or not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            return None
+        cls = self.class_of_function.get(id(func))
+        summary = self.summary(func, cls, function.role == "traced")
+        if summary is None or summary.kind in (Kind.MODEL, Kind.VARIABLE):
+            return None
+        declared = self._params(func)
+        offset = 1 if cls is not None and declared and declared[0].arg == "self" else 0
+        return self.apply_summary(summary, node, {index + offset: v for index, v in enumerate(params)}, frame,
+                                  func=func)
+
+    def _called_back(self, site: Site, inputs: list[Value], frame: Frame) -> list[Value]:
+        """Functions given to a call the model does not know (`strategy.run(step, args=(x,))`,
+        `sorted(xs, key=f)`): it may call them with anything it was given, so each is evaluated
+        with every parameter receiving all of that."""
+        given = join([v for v in inputs if v.kind != Kind.CALLABLE])
+        out = []
+        for value in inputs:
+            if value.kind == Kind.CALLABLE and isinstance(value.func, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+                result = self._callback_result(value, [given] * len(self._params(value.func)), site.node, frame)
+                if result is not None:
+                    out.append(result)
+        return out
 
     def _tuple_outputs(self, site: Site, result: Value, frame: Frame) -> Value:
         """`values, indices = tf.math.top_k(x)`: the outputs the table lists have no gradient; the
@@ -102,7 +173,7 @@ class Calls:
             frame.env[key] = evolve(join([old, *added]), kind=old.kind, items=None, role=role)
 
     def _callee_attribute(self, func: ast.Attribute, frame: Frame) -> Value:
-        key = name_key(func)
+        key = name_key(func) or attribute_key(func)
         if key is not None:
             value = frame.lookup(key)
             if value is None and frame.cls is not None:
@@ -121,6 +192,9 @@ class Calls:
     def _model_output(self, model: Value, node: ast.Call, frame: Frame) -> Value:
         # A model value can lose track of which model it is (joined from several, returned by a
         # summary); its output still starts a gradient, from a model named after the call.
+        if model.model is None and model.sources:  # one of several models (`for m in [actor, critic]`)
+            return self.op(join([self._model_output(evolve(model, model=origin, sources=frozenset()), node, frame)
+                                 for origin in sorted(model.sources, key=lambda o: o.key)]), node, frame)
         origin = model.model or Origin(OriginKind.MODEL, self.doc.short(node.func), f"call:{self.doc.span(node.func)}")
         grad = Grad(origin, self.doc.span(node), None, bootstrap=self._bootstrap_call(node))
         return self.op(Value(frozenset({grad}), self.assigned_cuts.get(origin.key, frozenset()), Kind.TENSOR), node, frame)
@@ -269,7 +343,7 @@ class Calls:
             return Value(kind=summary.kind, model=self.fresh_origin(site.node), effect=summary.effect)
         if self.replays(func, actuals, frame, traced):
             self.replay_call(func, cls, site.node, actuals, frame, traced)
-        return self.apply_summary(summary, site.node, actuals, frame)
+        return self.apply_summary(summary, site.node, actuals, frame, func=func)
 
     def _py_function(self, site: Site, frame: Frame) -> Value | None:
         """`tf.py_function(f, [x], tf.float32)` runs `f(x)` eagerly, recorded by the tape: what `f`
@@ -315,6 +389,7 @@ class Calls:
             inputs.append(callee)
         if isinstance(site.node.func, ast.Name) and site.node.func.id in ("len", "range", "print", "isinstance", "str", "repr", "type", "id", "hash"):
             return UNKNOWN
+        inputs.extend(self._called_back(site, inputs, frame))
         value = join(inputs) if inputs else UNKNOWN
         if not is_numpy(qual) and not is_tensorflow(qual):
             value = self._maybe_uses_models(site, value)
@@ -362,6 +437,16 @@ class Calls:
         opaque = {Grad(model, span, None, bootstrap=self._bootstrap_call(site.node), opaque=True) for model in models}
         return evolve(value, live=value.live | opaque)
 
+    def _reference_holder(self, site: Site, frame: Frame) -> Value:
+        """A TF Probability distribution, bijector or kernel keeps a reference to the variables it
+        is given and reads them each time it is evaluated: built before the tape and evaluated in
+        it, it is recorded. What it is given already computed (`loc * 2.0` before the tape) stays
+        what it was: an operation the tape did not see."""
+        inputs = site.inputs()
+        held = join([v for v in inputs if v.kind == Kind.VARIABLE])
+        computed = self.op(join([v for v in inputs if v.kind != Kind.VARIABLE]), site.node, frame)
+        return Value(held.live | computed.live, held.cut | computed.cut, Kind.TENSOR)
+
     def _library_call(self, site: Site, frame: Frame) -> Value | None:
         qual, node = site.qualname, site.node
         if qual in ("tensorflow.GradientTape", "tensorflow.autodiff.GradientTape"):
@@ -376,6 +461,11 @@ class Calls:
             wrapped = site.args[0] if site.args else site.keywords.get("pretransformed_input", UNKNOWN)
             if wrapped.kind == Kind.VARIABLE and wrapped.model is not None:
                 return Value(kind=Kind.VARIABLE, model=wrapped.model)
+        if qual in TFP_VARIABLES:
+            # `TransformedVariable(1.0, Softplus())`: a new variable, read through its bijector.
+            return Value(kind=Kind.VARIABLE, model=Origin(OriginKind.NEW, "", ""))
+        if qual.startswith(TFP_HOLDERS) and qual.rsplit(".", 1)[-1][:1].isupper():
+            return self._reference_holder(site, frame)
         if qual in ("tensorflow.Variable", "tensorflow.compat.v1.Variable"):
             if any(v.live for v in site.inputs()):
                 return None  # re-created from a gradient-carrying value: a break rule's business
@@ -401,6 +491,13 @@ class Calls:
         return None
 
 
+# TF Probability objects that hold references to the variables they are given (calls.py,
+# `_reference_holder`), and its variables read through a transformation.
+TFP_HOLDERS = ("tensorflow_probability.distributions.", "tensorflow_probability.bijectors.",
+               "tensorflow_probability.math.psd_kernels.", "tensorflow_probability.layers.distribution_layer.",
+               "tensorflow_probability.python.distributions.", "tensorflow_probability.python.bijectors.")
+TFP_VARIABLES = {"tensorflow_probability.util.TransformedVariable", "tensorflow_probability.util.DeferredModule"}
+
 # Dataset methods whose function tf.data traces (catalogue/gg4/gg406), and those that leave the
 # dataset (their result is elements, not a dataset).
 DATASET_FUNCTIONS = {"reduce", "map", "scan", "filter", "flat_map", "interleave", "window"}
@@ -410,6 +507,12 @@ DATASET_ITERATION = {"as_numpy_iterator", "get_single_element", "reduce", "cardi
 _LOG_FUNCTIONS = {"tensorflow.math.log", "tensorflow.log", "keras.ops.log", "keras.ops.numpy.log",
                   "tensorflow.nn.log_softmax", "tensorflow.math.log_softmax", "keras.ops.log_softmax",
                   "keras.ops.nn.log_softmax"}
+
+
+def _argument(site: Site, position: int, keyword: str | None) -> Value | None:
+    if keyword is not None and keyword in site.keywords:
+        return site.keywords[keyword]
+    return site.args[position] if position < len(site.args) else None
 
 
 def _keyword_constant(node: ast.Call, name: str, default):

@@ -242,11 +242,14 @@ class Engine(Statements, Expressions, Calls, Layers, Sinks):
         (for a traced function, a `for` over one of them is a `Dataset.reduce`)."""
         traced = traced or is_traced_def(node, self.imports)
         datasets = datasets if traced else frozenset()
+        closure = self.closures.get(id(node), self.module)
         key = (id(node), traced, datasets) if traced else id(node)
+        if closure is not self.module:
+            key = (key, id(closure))  # what it reads from the enclosing frame is that frame's
         if key in self.summaries:
             return self.summaries[key]
         self.summaries[key] = None  # recursion guard
-        frame = Frame({}, self.closures.get(id(node), self.module), node, cls=cls, summary=True, traced=traced)
+        frame = Frame({}, closure, node, cls=cls, summary=True, traced=traced)
         for index, param in enumerate(self._params(node)):
             if index == 0 and cls is not None and param.arg == "self":
                 frame.env[param.arg] = self._self_value(cls)
@@ -267,8 +270,11 @@ class Engine(Statements, Expressions, Calls, Layers, Sinks):
         return result
 
     def apply_summary(self, summary: Value, node: ast.Call, actuals: dict[int, Value], frame: Frame,
-                      foreign: bool = False) -> Value:
+                      foreign: bool = False, func: ast.AST | None = None) -> Value:
         """Substitute the caller's arguments for the parameters in a function summary.
+
+        `func`, the function summarised: the parameters of a function it is nested in (read from
+        its closure, while that function is summarised) are that function's, not this call's.
 
         A `foreign` summary (another module's function) has spans of another file: its breaks are
         reported at this call, and the gradients it starts itself start at this call too.
@@ -287,14 +293,19 @@ class Engine(Statements, Expressions, Calls, Layers, Sinks):
                 grads |= {Grad(origin, call_span, None) for origin in variable_origins(actual)}
             return grads
 
+        own = None if func is None else {self.doc.span(p) for p in self._params(func)}
+
+        def is_param(origin: Origin) -> bool:
+            return origin.kind is OriginKind.PARAM and (own is None or origin.span in own)
+
         for grad in summary.live:
-            if grad.origin.kind is OriginKind.PARAM:
+            if is_param(grad.origin):
                 live |= actual_grads(grad)
                 cut |= actuals.get(grad.origin.index, UNKNOWN).cut
             else:
                 live.add(evolve(grad, site=call_span) if foreign else grad)
         for c in summary.cut:
-            if c.grad.origin.kind is OriginKind.PARAM:
+            if is_param(c.grad.origin):
                 brk = evolve(c.brk, via=call_span, value_text=self.doc.short(node))
                 cut |= {Cut(brk, g) for g in actual_grads(c.grad)}
                 cut |= actuals.get(c.grad.origin.index, UNKNOWN).cut

@@ -4,7 +4,7 @@ from __future__ import annotations
 import ast
 
 from . import no_gradient
-from .facts import name_key
+from .facts import attribute_key, name_key
 from .frame import Frame, _handler
 from .library import TENSOR_ATTRS_WITHOUT_GRADIENT, VARIABLE_ATTRS, WEIGHT_ATTRS
 from .values import UNKNOWN, Grad, Kind, Origin, OriginKind, Site, Value, evolve, join, variable_origins
@@ -19,7 +19,7 @@ class Expressions:
         return method(self, node, frame)
 
     def eval_Constant(self, node: ast.Constant, frame: Frame) -> Value:
-        return Value(kind=Kind.NUMBER if isinstance(node.value, (int, float)) else Kind.UNKNOWN)
+        return Value(kind=Kind.NUMBER if isinstance(node.value, (int, float)) else Kind.UNKNOWN, constant=node.value)
 
     def eval_JoinedStr(self, node: ast.AST, frame: Frame) -> Value:
         return UNKNOWN  # an f-string: `.numpy()` for printing never reaches a loss
@@ -56,8 +56,10 @@ class Expressions:
             return self._read(value, node)
         if key is not None and frame.cls is not None and key in frame.cls.attrs:
             return self._read(frame.cls.attrs[key], node)
-        if self.imports.qualname(node) is not None:
-            return UNKNOWN  # `tf.float32`, `np.pi`: module constants carry no gradient
+        if key is None and (dotted := attribute_key(node)) is not None and (value := frame.lookup(dotted)) is not None:
+            return self._read(value, node)  # assigned before: `store.value = h`
+        if (qualname := self.imports.qualname(node)) is not None:
+            return Value(constant=qualname)  # `tf.float32`, `np.pi`: module constants carry no gradient
         base = self.eval(node.value, frame)
         if base.items and isinstance(node.value, ast.Call):
             listed = no_gradient.outputs(self.imports.qualname(node.value.func))
@@ -85,6 +87,8 @@ class Expressions:
             return Value(kind=Kind.MODEL, model=origin)
         if node.attr in TENSOR_ATTRS_WITHOUT_GRADIENT:
             return UNKNOWN
+        if base.kind == Kind.MODEL and base.model is None and base.sources and node.attr in VARIABLE_ATTRS:
+            return Value(kind=Kind.VARIABLES, sources=base.sources)  # `m.trainable_variables` for m in models
         if node.attr in VARIABLE_ATTRS and base.kind not in (Kind.VARIABLES, Kind.VARIABLE):
             # No tensor has `trainable_variables`: whatever `base` is, these are some model's
             # variables, the model unknown (`tf.keras.load_model(path).trainable_variables`).
@@ -111,13 +115,13 @@ class Expressions:
 
     def eval_BinOp(self, node: ast.BinOp, frame: Frame) -> Value:
         left, right = self.eval(node.left, frame), self.eval(node.right, frame)
-        if _joins_lists(node.op, left, right):  # `model.trainable_variables + [w]`, `[w] * 2`
+        if _joins_lists(node, left, right):  # `model.trainable_variables + [w]`, `[w] * 2`
             return Value(kind=Kind.VARIABLES, sources=variable_origins(left) | variable_origins(right))
         parent = self.doc.parents.get(node)
         if isinstance(node.op, (ast.Add, ast.Sub)) and isinstance(parent, ast.Assign) and parent.value is node \
                 and len(parent.targets) == 1:
             self.note_dead_term(name_key(parent.targets[0]), left, right, frame)
-        result = self.op(join([left, right]), node, frame)  # arithmetic: `w * w` depends on `w`
+        result = self.op(_computed(join([left, right])), node, frame)  # arithmetic: `w * w` depends on `w`
         if isinstance(node.op, ast.Sub) and not left.live and right.live and frame.tapes:
             return evolve(result, role=("advantage", node.right))  # `ret - value`
         if isinstance(node.op, ast.Mult) and frame.tapes and frame.replaying() is None:
@@ -152,7 +156,7 @@ class Expressions:
         operand = self.eval(node.operand, frame)
         if isinstance(node.op, ast.Not):
             return UNKNOWN
-        return self.op(operand, node, frame)  # `-log_prob` keeps its role
+        return self.op(_computed(operand), node, frame)  # `-log_prob` keeps its role
 
     def eval_BoolOp(self, node: ast.BoolOp, frame: Frame) -> Value:
         values = [self.eval(v, frame) for v in node.values]
@@ -174,7 +178,12 @@ class Expressions:
         items = tuple(self.eval(elt.value if isinstance(elt, ast.Starred) else elt, frame) for elt in node.elts)
         if items and all(i.kind in (Kind.VARIABLE, Kind.VARIABLES) for i in items):
             sources = frozenset().union(*(variable_origins(i) for i in items))
-            return Value(kind=Kind.VARIABLES, sources=sources, items=items)
+            # The variables written in the list were read (`tf.stack([v1, v2])` depends on both);
+            # as `tape.gradient`'s sources the list is its variables.
+            return Value(join(items).live, kind=Kind.VARIABLES, sources=sources, items=items)
+        if items and all(i.kind == Kind.MODEL for i in items):
+            # `[actor, critic]`: each element one of the models (`for m in models: m(x)` calls each).
+            return Value(kind=Kind.MODEL, sources=models_of(items), items=items)
         return evolve(join(items), items=items) if items else UNKNOWN
 
     eval_List = eval_Tuple
@@ -200,6 +209,8 @@ class Expressions:
         return value
 
     def eval_Lambda(self, node: ast.Lambda, frame: Frame) -> Value:
+        if frame is not self.module:
+            self.closures[id(node)] = frame  # `lambda: h * h` reads the `h` of the function it is in
         return Value(kind=Kind.CALLABLE, func=node)
 
     def _comprehension(self, node: ast.AST, elements: list[ast.AST], frame: Frame) -> Value:
@@ -231,9 +242,29 @@ class Expressions:
 _LIST_OPERANDS = {Kind.VARIABLES, Kind.UNKNOWN, Kind.NUMBER}
 
 
-def _joins_lists(op: ast.operator, left: Value, right: Value) -> bool:
+def _computed(value: Value) -> Value:
+    """The result of arithmetic: a tensor, whatever its operands were (`v1 * v2` is no variable,
+    and a function returning it is no factory of variables)."""
+    return value.with_kind(Kind.TENSOR) if value.kind in (Kind.VARIABLE, Kind.VARIABLES) else value
+
+
+def models_of(values) -> frozenset:
+    """The models a value made of several stands for: their origins (one each)."""
+    out = set()
+    for value in values:
+        if value.model is not None:
+            out.add(value.model)
+        out |= value.sources if value.kind == Kind.MODEL else set()
+    return frozenset(out)
+
+
+def _joins_lists(node: ast.BinOp, left: Value, right: Value) -> bool:
     """Lists of variables concatenated or repeated, not variables computed with."""
     kinds = {left.kind, right.kind}
+    if not isinstance(node.op, (ast.Add, ast.Mult)) or Kind.VARIABLES not in kinds:
+        return False
     # `a.trainable_variables + b.trainable_variables` where `b` is not known to be a model is still
-    # a list; a variable or a tensor on either side would be arithmetic.
-    return isinstance(op, (ast.Add, ast.Mult)) and Kind.VARIABLES in kinds and kinds <= _LIST_OPERANDS
+    # a list, and so is a list written out (`model.trainable_variables + [w]`, `w` a watched
+    # tensor); a variable or a tensor on either side would be arithmetic.
+    displays = (ast.List, ast.Tuple, ast.ListComp)
+    return kinds <= _LIST_OPERANDS or isinstance(node.left, displays) or isinstance(node.right, displays)

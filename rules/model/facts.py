@@ -179,6 +179,18 @@ def watched_key(tape: TapeInfo | None, key: str) -> str:
     return f"watched:{tape.id if tape is not None else '?'}:{key}"
 
 
+def attribute_key(node: ast.AST) -> str | None:
+    """`store.value`, `agent.net.head`: the dotted path of an attribute of a name, under which an
+    assignment to it is remembered (`name_key` covers names and `self.x`)."""
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name) or not parts:
+        return None
+    return ".".join([node.id, *reversed(parts)])
+
+
 def name_key(node: ast.AST) -> str | None:
     """The key the interpreter binds a target under: `x`, or `self.x` (other targets have none)."""
     if isinstance(node, ast.Name):

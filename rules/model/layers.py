@@ -29,6 +29,9 @@ WEIGHTLESS_LAYERS = {
     "Maximum", "Minimum", "Multiply", "Permute", "ReLU", "RepeatVector", "Rescaling", "Reshape", "Softmax",
     "SpatialDropout1D", "SpatialDropout2D", "SpatialDropout3D", "Subtract", "UpSampling1D", "UpSampling2D",
     "UpSampling3D", "ZeroPadding1D", "ZeroPadding2D", "ZeroPadding3D",
+    # preprocessing layers: state from `adapt` or none, never trainable weights
+    "TextVectorization", "StringLookup", "Normalization", "Resizing", "CenterCrop", "RandomCrop", "RandomFlip",
+    "RandomRotation", "RandomZoom", "RandomTranslation", "RandomContrast", "RandomBrightness",
 }
 # Keras layers that read their input as integers (ids, bins, categories): no gradient reaches the
 # input (TensorFlow 2.21 / Keras 3: None for each), whatever it was computed from.

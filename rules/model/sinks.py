@@ -28,7 +28,11 @@ class Sinks:
             # recording now record too: an outer tape can differentiate it (second-order gradients,
             # gradient penalties, MAML).
             target = site.args[0] if site.args else UNKNOWN
-            return self.op(Value(target.live, kind=Kind.GRADS), node, frame)
+            # `tape.gradient(loss, w)` for one variable or tensor returns one tensor (or None), not a
+            # list: only a list is what `if grads:` cannot test.
+            sources = site.args[1] if len(site.args) > 1 else site.keywords.get("sources", UNKNOWN)
+            one = sources.kind in (Kind.VARIABLE, Kind.TENSOR) and sources.items is None
+            return self.op(Value(target.live, kind=Kind.TENSOR if one else Kind.GRADS), node, frame)
         return UNKNOWN
 
     def _watch(self, node: ast.AST, tape: TapeInfo | None, frame: Frame) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
-from .facts import Rebinding, TapeInfo, name_key
+from .facts import Rebinding, TapeInfo, attribute_key, name_key
 from .frame import Frame, _handler
 from ..diagnostics import Span
 from .values import UNKNOWN, Break, Cut, Kind, Origin, OriginKind, Value, evolve, join
@@ -201,6 +201,9 @@ class Statements:
             return
         key = name_key(target)
         if key is None:
+            if isinstance(target, ast.Attribute) and (dotted := attribute_key(target)) is not None:
+                frame.env[dotted] = value  # `store.value = h`: read back as `store.value`
+                return
             if isinstance(target, ast.Subscript):
                 base = name_key(target.value)
                 if base is not None:
@@ -261,6 +264,8 @@ class Statements:
     def _element(self, iterable: Value) -> Value:
         if iterable.kind == Kind.VARIABLES:
             return Value(kind=Kind.VARIABLE, sources=iterable.sources)
+        if iterable.kind == Kind.GRADS:  # one gradient of the list: a tensor or None
+            return evolve(iterable, kind=Kind.TENSOR, items=None)
         if iterable.role == "zip" and iterable.items:  # `for log_prob, value in zip(a, b)`
             items = tuple(self._element(item) for item in iterable.items)
             return evolve(join(items), items=items)

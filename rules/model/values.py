@@ -175,6 +175,10 @@ class Value:
     # A dict literal with string keys (`{"mean": m.numpy(), "log_std": s.numpy()}`): each key's
     # value, so `d["log_std"]` depends on what that key holds, not on the whole dict.
     fields: tuple[tuple[str, "Value"], ...] | None = None
+    # A constant the file spells (`"int32"`, `3`, `True`), or the qualified name of a library
+    # constant (`"tensorflow.int32"` for `tf.int32`): followed through names, module globals and
+    # dict entries, so a rule sees `tf.cast(x, DTYPE)` as the cast it is.
+    constant: object = None
 
     def with_kind(self, kind: Kind) -> "Value":
         return self if kind == self.kind else evolve(self, kind=kind)
@@ -242,12 +246,19 @@ class Site:
     keywords: dict[str, Value] = field(default_factory=dict)
     doc: object = None                 # the Document
     output: str | None = None          # one output of a tuple-returning call: "indices" of `tf.math.top_k`
+    traced: bool = False               # inside a function `tf.function` traces: AutoGraph converts builtins
 
     def inputs(self) -> list[Value]:
         values = list(self.args) + list(self.keywords.values())
         if self.receiver is not None:
             values.insert(0, self.receiver)
         return values
+
+    def constant(self, index: int, keyword: str | None = None) -> object:
+        """The constant the argument holds (`Value.constant`), or None."""
+        if keyword is not None and keyword in self.keywords:
+            return self.keywords[keyword].constant
+        return self.args[index].constant if index < len(self.args) else None
 
     def keyword_node(self, name: str) -> ast.AST | None:
         if isinstance(self.node, ast.Call):

@@ -66,6 +66,28 @@ class Imports:
                 self._import(node)
             elif isinstance(node, ast.ImportFrom):
                 self._import_from(node)
+        self._module_aliases(tree)
+
+    def _module_aliases(self, tree: ast.AST) -> None:
+        """`tfd = tfp.distributions`, `layers = tf.keras.layers` at the top of the module: another
+        name for the same library object, when nothing else at the top level binds that name."""
+        assigned: dict[str, list[ast.AST]] = {}
+        for stmt in getattr(tree, "body", ()):
+            targets = stmt.targets if isinstance(stmt, ast.Assign) else \
+                [stmt.target] if isinstance(stmt, (ast.AnnAssign, ast.AugAssign)) else []
+            for target in targets:
+                for name in ast.walk(target):
+                    if isinstance(name, ast.Name):
+                        assigned.setdefault(name.id, []).append(stmt)
+        for name, stmts in assigned.items():
+            stmt = stmts[0]
+            if len(stmts) != 1 or name in self.aliases or not isinstance(stmt, ast.Assign) \
+                    or len(stmt.targets) != 1 or not isinstance(stmt.targets[0], ast.Name) \
+                    or not isinstance(stmt.value, ast.Attribute):
+                continue
+            qualified = self.qualname(stmt.value)
+            if qualified is not None and is_known_library(qualified):
+                self.aliases[name] = qualified
 
     def _import(self, node: ast.Import) -> None:
         for alias in node.names:

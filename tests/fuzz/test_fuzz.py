@@ -345,13 +345,18 @@ def test_no_watch_fix_for_a_source_bound_after_the_with_block():
 
 def test_no_sources_fix_for_a_model_named_by_an_expression():
     """A model called through an expression (`{{...{actor}...}}(states)`, 200 deep) made GG302
-    write that expression before `.trainable_variables`: nested deeper, it no longer parsed."""
+    write that expression before `.trainable_variables`: nested deeper, it no longer parsed. The
+    sets now hold `actor` itself, so the fix names it, never the expression."""
     source = ("import tensorflow as tf\nactor = tf.keras.Sequential([tf.keras.layers.Dense(2)])\n"
               "critic = tf.keras.Sequential([tf.keras.layers.Dense(1)])\nstates = tf.ones((4, 3))\n"
               "with tf.GradientTape() as tape:\n    loss = tf.reduce_mean({{{actor}}}(states))\n"
               "grads = tape.gradient(loss, critic.trainable_variables)\n")
     [finding] = lint(source, "expr.py")
-    assert finding.code == "GG302" and finding.fixes == ()
+    assert finding.code == "GG302"
+    assert [edit.new_text for fix in finding.fixes for edit in fix.edits] == ["actor.trainable_variables"]
+    nested = source.replace("{{{actor}}}", "{" * 200 + "actor" + "}" * 200)
+    [deep] = lint(nested, "deep.py")
+    assert all(edit.new_text == "actor.trainable_variables" for fix in deep.fixes for edit in fix.edits)
 
 
 def test_in_suite_fuzzing_is_fast():

@@ -55,6 +55,8 @@ history.append(float(loss))  # a Python float for logging only
         node = site.node
         if isinstance(node, ast.Call) and site.qualname is None and isinstance(node.func, ast.Name) \
                 and node.func.id in _BUILTINS and site.args:
+            if node.func.id == "float" and site.traced:
+                return None  # AutoGraph makes `float(t)` a cast to float32 there: the gradient goes through
             return f"`{node.func.id}()`"
         if site.method in _METHODS and site.receiver is not None and site.receiver.live:
             return f"`.{site.method}()`"

@@ -67,7 +67,8 @@ dy_dx = tape.gradient(y, x)
                                    [Edit(doc.span(item.node), text)], preferred=True)
                     out.append(Diagnostic(self.code, self.severity, message, doc.span(item.node),
                                           guess_notes(doc, sink=sink), (fix,)))
-                elif not item.origins and item.value.kind == Kind.TENSOR and not _may_be_watched(sink):
+                elif not item.origins and item.value.kind == Kind.TENSOR and item.value.items is None \
+                        and not _may_be_watched(sink):  # (a list of tensors may hold watched ones)
                     message = (f"`{doc.short(item.node)}` is a plain tensor that the tape never watched; "
                                f"call `{sink.tape.name if sink.tape else 'tape'}.watch({doc.short(item.node)})` "
                                f"inside the `with` block, or its gradient is None")

@@ -10,7 +10,9 @@ _CASTS = {"tensorflow.cast", "tensorflow.dtypes.cast", "tensorflow.saturate_cast
 _DISCRETE = ("int", "uint", "bool")
 
 
-def _dtype_name(doc, node: ast.AST | None) -> str | None:
+def _dtype_name(doc, node: ast.AST | None, constant: object = None) -> str | None:
+    """The dtype as written (`tf.int32`, `"int32"`, `int`), or as the constant the argument holds
+    (`INDEX_DTYPE = tf.int32` at the top of the file, `DTYPES["index"]`)."""
     if node is None:
         return None
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
@@ -20,6 +22,8 @@ def _dtype_name(doc, node: ast.AST | None) -> str | None:
         return qualname.rsplit(".", 1)[-1]
     if isinstance(node, ast.Name) and node.id in ("int", "bool"):
         return node.id
+    if isinstance(constant, str):
+        return constant.rsplit(".", 1)[-1]
     return None
 
 
@@ -68,9 +72,9 @@ grads = tape.gradient(loss, model.trainable_variables)
     def match(self, site):
         doc = site.doc
         if site.qualname in _CASTS:
-            dtype = _dtype_name(doc, site.arg_node(1, "dtype"))
+            dtype = _dtype_name(doc, site.arg_node(1, "dtype"), site.constant(1, "dtype"))
         elif site.method == "astype" and site.receiver is not None:
-            dtype = _dtype_name(doc, site.arg_node(0, "dtype"))
+            dtype = _dtype_name(doc, site.arg_node(0, "dtype"), site.constant(0, "dtype"))
         else:
             return None
         if dtype and dtype.startswith(_DISCRETE):
