@@ -76,6 +76,11 @@ class Outcome:
 
     gradients: list[list[np.ndarray | None]] = field(default_factory=list)
     error: BaseException | None = None
+    # For each recorded call, whether it returned a list or tuple (`tape.gradient(loss, [v])`)
+    # rather than one tensor or None (`tape.gradient(loss, v)`): what an `if grads:` tests.
+    returned_list: list[bool] = field(default_factory=list)
+    # The program's globals after the run (the oracle reads how many variables each source holds).
+    namespace: dict | None = field(default=None, repr=False, compare=False)
 
     @property
     def no_gradient(self) -> bool:
@@ -184,8 +189,10 @@ def _is_symbolic(value: Any) -> bool:
 class _Recorder:
     def __init__(self) -> None:
         self.calls: list[list[np.ndarray | None]] = []
+        self.returned_list: list[bool] = []
 
     def record(self, result: Any) -> None:
+        self.returned_list.append(isinstance(result, (list, tuple)))
         flat = tf.nest.flatten(result)
         if not any(_is_symbolic(v) for v in flat if v is not None):
             self.calls.append([None if v is None else _to_numpy(v) for v in flat])
@@ -310,7 +317,7 @@ def run_program(source: str, filename: str = "<program>") -> Outcome:
     if filename.endswith(".ipynb") and source.lstrip().startswith("{"):
         source = notebook_source(source)  # (an already joined notebook is run as it is)
     recorder = _Recorder()
-    outcome = Outcome(gradients=recorder.calls)
+    outcome = Outcome(gradients=recorder.calls, returned_list=recorder.returned_list)
     try:
         code = compile(source, filename, "exec")
     except SyntaxError as exc:
@@ -319,6 +326,7 @@ def run_program(source: str, filename: str = "<program>") -> Outcome:
 
     module = types.ModuleType("__main__")
     module.__dict__.update({"__file__": filename, "__builtins__": builtins})
+    outcome.namespace = module.__dict__
     originals = {name: _GradientTape.__dict__[name] for name in ("gradient", "jacobian")}
     old_np_err = np.seterr(all="ignore")
     saved_state = _GlobalTFState()

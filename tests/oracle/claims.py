@@ -1,0 +1,51 @@
+"""What gradguard's findings claim about a program, in terms TensorFlow can check.
+
+* A *gradient claim* (every rule that reports a missing gradient: the GG1 cuts, GG201, the GG3
+  tape rules but GG309, the GG4 ops): running the program, some gradient the sink asks for is
+  None, or the program raises because of it (`No gradients provided`, a non-persistent tape asked
+  twice, an op with no gradient registered). GG302 says more: the gradient of the *source it
+  points at* is None, so when its span lies on one source group of the generated program, that
+  group's gradients must all be None.
+* A *guard claim* (GG309): the guarded value is a list (so `if grads:` is true even when every
+  gradient is None). TensorFlow's answer is what `tape.gradient` returned: a list, or one tensor.
+* GG202 claims that a target *is* trained (gradients present, algorithm wrong): not a None claim,
+  and the generator writes no TD targets, so it is counted apart (`other`).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+GUARD_CODES = frozenset({"GG309"})
+OTHER_CODES = frozenset({"GG202", "GG900"})
+
+
+@dataclass(frozen=True)
+class Claim:
+    code: str
+    line: int
+    message: str
+    kind: str            # "gradient", "guard" or "other"
+    group: int | None    # GG302: the source group it names, when its span lies on one
+
+    def describe(self) -> str:
+        return f"{self.code}@{self.line}: {self.message[:140]}"
+
+
+def claims_of(diagnostics, group_spans) -> list[Claim]:
+    out = []
+    for d in diagnostics:
+        if d.code.startswith("E"):
+            continue
+        kind = "guard" if d.code in GUARD_CODES else "other" if d.code in OTHER_CODES else "gradient"
+        group = None
+        if d.code == "GG302":
+            group = _group_at(d.span, group_spans)
+        out.append(Claim(d.code, d.span.line, d.message, kind, group))
+    return out
+
+
+def _group_at(span, group_spans) -> int | None:
+    for index, (line, col, end_col) in enumerate(group_spans):
+        if span.line == line and col <= span.col < end_col:
+            return index
+    return None

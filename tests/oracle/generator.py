@@ -1,0 +1,662 @@
+"""Writes small, self-contained TF2/Keras training programs by combining, at random, one value
+from each of several dimensions. Deterministic: program `index` of seed `seed` is always the same
+text, and can be made alone (`generate(seed, index)`).
+
+The dimensions (`DIMENSIONS` lists their values):
+
+* `holder`   how each trainable thing is made and held (a variable, a layer, a Sequential, a
+             functional or subclassed model, a Layer with `build`, a `tf.Module`, a factory, a list
+             or dict or attribute holding a model, a TF Probability distribution, a watched tensor);
+* `flow`     how its output travels to the loss: a chain of steps (arithmetic, containers into TF
+             ops and builtins, comprehensions, lambdas, local functions, methods, callbacks given to
+             `tf.map_fn`/`tf.while_loop`/`tf.scan`/`tf.vectorized_map`/`tf.nest`, slicing,
+             unpacking, dicts and attributes), nested in one expression or one statement each;
+* `combine`  how the paths make the loss (sum, `tf.add_n`, `tf.stack`, a loop, a Keras loss ...);
+* `sources`  how `tape.gradient` is given the variables (a list, one variable alone, `+` of
+             `trainable_variables`, a starred list, a comprehension, a name bound earlier);
+* `tape`     where the tape is and how it is asked (after or inside the block, persistent, in a
+             `train_step`, under `tf.function`, around a loss function);
+* `decoy`    a construct that looks like a break and is not (`.numpy()` for logging, numpy on the
+             inputs, `argmax` for acting, a float cast, a stopped constant target);
+* `break`    zero or one inserted break, at a random point of one path or of the program: every
+             cut the catalogue knows (`.numpy()`, numpy functions, `float()`, `convert_to_numpy`,
+             `tf.numpy_function`, `tf.Variable(...)`, `stop_gradient`, rounding, `argmax`, integer
+             casts by literal, module constant, dict or string, comparisons, `predict`) and the
+             program-level ones (forward pass outside the tape, a source the loss never uses, an
+             unwatched tensor, a non-persistent tape asked twice, a TFP distribution built from a
+             tensor computed before the tape);
+* `guard`    how the gradients are tested before they are applied (`if grads:`, `is None` ...).
+
+Nothing here decides what a program *does*: that is TensorFlow's label (runner.py).
+"""
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import dataclass, field
+
+# --------------------------------------------------------------------------------------------
+# Dimension values
+
+HOLDERS = ("variable", "variable_op", "dense", "sequential", "functional", "subclassed_model", "layer_build",
+           "tf_module", "factory", "tuple_assigned", "list_of_models", "dict_of_models", "attribute", "tfp_normal",
+           "watched_tensor")
+FLOWS = ("arith", "self_mul", "identity_op", "lambda_call", "closure_lambda", "local_def", "default_arg",
+         "method", "list_index", "tuple_unpack", "dict_get", "attr_store", "slice", "map_fn", "vectorized_map",
+         "nest_map", "nest_flatten", "builtin_map", "listcomp", "genexp_sum", "stack_index", "concat",
+         "add_n_single", "while_loop", "scan", "python_if", "loop_accumulate")
+COMBINES = ("mean_sum", "add_n", "sum_builtin", "stack", "reduce_sum_list", "loop", "concat", "mse",
+            "keras_loss", "genexp_models")
+SOURCE_FORMS = ("list", "tuple", "single", "plus", "starred", "comprehension", "named")
+TAPES = ("module", "inside", "train_step", "tf_function", "persistent", "loss_fn")
+DECOYS = ("none", "log_numpy", "numpy_input", "argmax_acting", "float_cast", "stop_target", "float_dtype_const")
+BREAKS = ("none", "numpy_method", "numpy_asarray", "np_function", "float_call", "keras_numpy", "numpy_function",
+          "new_variable", "stop_gradient", "round", "floor", "argmax", "int_cast", "int_cast_const",
+          "int_cast_dict", "int_cast_string", "comparison", "where_mask", "predict", "outside_tape",
+          "unused_source", "unwatched", "tape_twice", "tfp_precomputed")
+GUARDS = ("none", "truthy_list", "all_not_none", "single_is_none", "zip_is_none")
+
+DIMENSIONS = {"holder": HOLDERS, "flow": FLOWS, "combine": COMBINES, "sources": SOURCE_FORMS, "tape": TAPES,
+              "decoy": DECOYS, "break": BREAKS, "guard": GUARDS}
+
+# How often a program has no inserted break: correct programs are what false claims are made on.
+NO_BREAK_SHARE = 0.4
+MODEL_HOLDERS = {"dense", "sequential", "functional", "subclassed_model", "layer_build", "tf_module", "factory",
+                 "tuple_assigned", "list_of_models", "dict_of_models", "attribute"}
+# Flows whose step is a function TensorFlow calls (the break can go inside it).
+CALLBACK_FLOWS = {"lambda_call", "closure_lambda", "local_def", "default_arg", "method", "map_fn", "vectorized_map",
+                  "nest_map", "builtin_map", "listcomp", "genexp_sum", "while_loop", "scan"}
+PATH_BREAKS = {"numpy_method", "numpy_asarray", "np_function", "float_call", "keras_numpy", "numpy_function",
+               "new_variable", "stop_gradient", "round", "floor", "argmax", "int_cast", "int_cast_const",
+               "int_cast_dict", "int_cast_string", "comparison", "where_mask"}
+
+
+@dataclass(frozen=True)
+class Program:
+    seed: int
+    index: int
+    source: str
+    dims: dict[str, str]
+    groups: tuple[str, ...]                 # each gradient source group, a module-level expression
+    group_spans: tuple[tuple[int, int, int], ...]  # where each group is written: (line, col, end_col), 0-based cols
+    single_source: bool                     # `tape.gradient(loss, v)`: one variable, not a list
+
+    @property
+    def name(self) -> str:
+        return f"gen_{self.seed}_{self.index}"
+
+
+@dataclass
+class _Holder:
+    name: str
+    kind: str
+    setup: list[str]
+    use: str            # an expression of `{x}` computing a (4, 1) tensor from the trainable thing
+    variables: str      # the module-level expression of its variables
+    single: bool = False  # `variables` is one variable
+    model: str | None = None  # the Keras model or layer object, when there is one
+    watch: str | None = None  # a tensor the tape must watch
+
+
+@dataclass
+class _Writer:
+    rng: random.Random
+    head: list[str] = field(default_factory=list)      # imports and constants
+    defs: list[str] = field(default_factory=list)      # classes and functions the flows use
+    counter: int = 0
+
+    def fresh(self, stem: str) -> str:
+        self.counter += 1
+        return f"{stem}_{self.counter}"
+
+    def const(self, line: str) -> None:
+        if line not in self.head:
+            self.head.append(line)
+
+
+# --------------------------------------------------------------------------------------------
+# Holders
+
+
+def _holder(kind: str, name: str, w: _Writer) -> _Holder:
+    dense2 = "keras.Sequential([keras.layers.Dense(4, activation=\"tanh\"), keras.layers.Dense(1)])"
+    if kind == "variable":
+        return _Holder(name, kind, [f"{name} = tf.Variable(tf.random.normal((3, 1)), name=\"{name}\")"],
+                       f"tf.matmul({{x}}, {name})", name, single=True)
+    if kind == "variable_op":
+        return _Holder(name, kind, [f"{name} = tf.Variable(tf.ones((3, 1)) * 0.5)"], f"{{x}} @ {name}", name,
+                       single=True)
+    if kind == "dense":
+        return _Holder(name, kind, [f"{name} = keras.layers.Dense(1)"], f"{name}({{x}})",
+                       f"{name}.trainable_variables", model=name)
+    if kind == "sequential":
+        return _Holder(name, kind, [f"{name} = {dense2}"], f"{name}({{x}})", f"{name}.trainable_variables", model=name)
+    if kind == "functional":
+        inp = f"{name}_input"
+        return _Holder(name, kind, [f"{inp} = keras.Input((3,))",
+                                    f"{name} = keras.Model({inp}, keras.layers.Dense(1)(keras.layers.Dense(4)({inp})))"],
+                       f"{name}({{x}})", f"{name}.trainable_variables", model=name)
+    if kind == "subclassed_model":
+        cls = f"Net{name.title().replace('_', '')}"
+        w.defs.append(f"class {cls}(keras.Model):\n"
+                      f"    def __init__(self):\n"
+                      f"        super().__init__()\n"
+                      f"        self.hidden = keras.layers.Dense(4, activation=\"tanh\")\n"
+                      f"        self.head = keras.layers.Dense(1)\n\n"
+                      f"    def call(self, inputs):\n"
+                      f"        return self.head(self.hidden(inputs))\n")
+        return _Holder(name, kind, [f"{name} = {cls}()"], f"{name}({{x}})", f"{name}.trainable_variables", model=name)
+    if kind == "layer_build":
+        cls = f"Linear{name.title().replace('_', '')}"
+        w.defs.append(f"class {cls}(keras.layers.Layer):\n"
+                      f"    def build(self, input_shape):\n"
+                      f"        self.w = self.add_weight(shape=(input_shape[-1], 1), initializer=\"random_normal\")\n"
+                      f"        self.b = self.add_weight(shape=(1,), initializer=\"zeros\")\n\n"
+                      f"    def call(self, inputs):\n"
+                      f"        return tf.matmul(inputs, self.w) + self.b\n")
+        return _Holder(name, kind, [f"{name} = {cls}()"], f"{name}({{x}})", f"{name}.trainable_variables", model=name)
+    if kind == "tf_module":
+        cls = f"Affine{name.title().replace('_', '')}"
+        w.defs.append(f"class {cls}(tf.Module):\n"
+                      f"    def __init__(self):\n"
+                      f"        super().__init__()\n"
+                      f"        self.w = tf.Variable(tf.random.normal((3, 1)))\n"
+                      f"        self.b = tf.Variable(tf.zeros((1,)))\n\n"
+                      f"    def __call__(self, inputs):\n"
+                      f"        return tf.matmul(inputs, self.w) + self.b\n")
+        # A tf.Module's trainable_variables is a tuple: `list(...)` joins it with other lists.
+        return _Holder(name, kind, [f"{name} = {cls}()"], f"{name}({{x}})", f"list({name}.trainable_variables)",
+                       model=name)
+    if kind == "factory":
+        maker = f"make_{name}"
+        w.defs.append(f"def {maker}(units=4):\n"
+                      f"    return keras.Sequential([keras.layers.Dense(units, activation=\"relu\"), keras.layers.Dense(1)])\n")
+        return _Holder(name, kind, [f"{name} = {maker}()"], f"{name}({{x}})", f"{name}.trainable_variables", model=name)
+    if kind == "tuple_assigned":
+        return _Holder(name, kind, [f"{name}, {name}_spare = keras.layers.Dense(1), keras.layers.Dense(1)"],
+                       f"{name}({{x}})", f"{name}.trainable_variables", model=name)
+    if kind == "list_of_models":
+        return _Holder(name, kind, [f"{name}_nets = [keras.layers.Dense(1), {dense2}]"],
+                       f"{name}_nets[1]({{x}})", f"{name}_nets[1].trainable_variables", model=f"{name}_nets[1]")
+    if kind == "dict_of_models":
+        return _Holder(name, kind, [f"{name}_nets = {{\"main\": {dense2}}}"], f"{name}_nets[\"main\"]({{x}})",
+                       f"{name}_nets[\"main\"].trainable_variables", model=f"{name}_nets[\"main\"]")
+    if kind == "attribute":
+        cls = f"Agent{name.title().replace('_', '')}"
+        w.defs.append(f"class {cls}:\n"
+                      f"    def __init__(self):\n"
+                      f"        self.net = {dense2}\n")
+        return _Holder(name, kind, [f"{name} = {cls}()"], f"{name}.net({{x}})", f"{name}.net.trainable_variables",
+                       model=f"{name}.net")
+    if kind == "tfp_normal":
+        w.const("import tensorflow_probability as tfp")
+        # The distribution's own `trainable_variables` (it tracks the variable it was given), or
+        # the variable itself.
+        variables = w.rng.choice([f"list({name}.trainable_variables)", f"{name}_loc"])
+        return _Holder(name, kind, [f"{name}_loc = tf.Variable(tf.zeros(3))",
+                                    f"{name} = tfp.distributions.Normal(loc={name}_loc, scale=1.0)"],
+                       f"tf.reduce_sum({name}.log_prob({{x}}), axis=1, keepdims=True)", variables,
+                       single=not variables.startswith("list("))
+    if kind == "watched_tensor":
+        return _Holder(name, kind, [f"{name} = tf.random.normal((3, 1))"], f"tf.matmul({{x}}, {name})", name,
+                       single=True, watch=name)
+    raise ValueError(kind)
+
+
+# --------------------------------------------------------------------------------------------
+# Flows: one step of a path. `inner` is an expression of `t`: what a callback does to its element.
+
+INNER_STEPS = ("t * 2.0", "t + 1.0", "tf.tanh(t)", "t * t", "tf.nn.relu(t) + t")
+
+
+def _inner(w: _Writer, brk: str | None) -> str:
+    if brk is not None:
+        return _break_expr(brk, "t", w)
+    return w.rng.choice(INNER_STEPS)
+
+
+def _flow(kind: str, e: str, w: _Writer, brk: str | None, path: list[str]) -> tuple[str, bool]:
+    """The expression of step `kind` applied to `e`; statements it needs go into `path`. Returns
+    (expression, whether it must be a statement of its own: it reads `e` twice or unpacks)."""
+    rng = w.rng
+    inner = _inner(w, brk) if kind in CALLBACK_FLOWS else None
+    if kind == "arith":
+        return rng.choice([f"2.0 * {e} - 1.0", f"({e}) * 0.5", f"{e} + tf.ones((4, 1))", f"-({e})"]), False
+    if kind == "self_mul":
+        return f"{e} * {e}", True
+    if kind == "identity_op":
+        return rng.choice([f"tf.identity({e})", f"tf.reshape({e}, (4, 1))", f"tf.nn.sigmoid({e})"]), False
+    if kind == "lambda_call":
+        return f"(lambda t: {inner})({e})", False
+    if kind == "closure_lambda":
+        name = w.fresh("h")
+        path.append(f"{name} = {e}")
+        return f"(lambda: {_closure(inner, name)})()", False
+    if kind == "local_def":
+        fn = w.fresh("step")
+        w.defs.append(f"def {fn}(t):\n    return {inner}\n")
+        return f"{fn}({e})", False
+    if kind == "default_arg":
+        fn = w.fresh("scaled")
+        w.const("SCALE = 2.0")
+        w.defs.append(f"def {fn}(t, factor=SCALE):\n    return factor * ({inner})\n")
+        return f"{fn}({e})", False
+    if kind == "method":
+        cls = w.fresh("Helper").title().replace("_", "")
+        obj = cls.lower()
+        w.defs.append(f"class {cls}:\n    def apply(self, t):\n        return {inner}\n\n\n{obj} = {cls}()\n")
+        return f"{obj}.apply({e})", False
+    if kind == "list_index":
+        return rng.choice([f"[{e}][0]", f"[{e}, {e}][-1]", f"({e},)[0]"]), False
+    if kind == "tuple_unpack":
+        a, b = w.fresh("a"), w.fresh("b")
+        path.append(f"{a}, {b} = {e}, 0.0")
+        return f"{a} + {b}", False
+    if kind == "dict_get":
+        return f"{{\"out\": {e}, \"aux\": 1.0}}[\"out\"]", False
+    if kind == "attr_store":
+        w.const("import types")
+        store = w.fresh("store")
+        path.append(f"{store} = types.SimpleNamespace()")
+        path.append(f"{store}.value = {e}")
+        return f"{store}.value", False
+    if kind == "slice":
+        return rng.choice([f"{e}[:, :1]", f"{e}[:, 0:1]", f"{e}[...]"]), False
+    if kind == "map_fn":
+        return f"tf.map_fn(lambda t: {inner}, {e})", False
+    if kind == "vectorized_map":
+        return f"tf.vectorized_map(lambda t: {inner}, {e})", False
+    if kind == "nest_map":
+        return f"tf.nest.map_structure(lambda t: {inner}, {e})", False
+    if kind == "nest_flatten":
+        return f"tf.nest.flatten([{e}])[0]", False
+    if kind == "builtin_map":
+        return f"list(map(lambda t: {inner}, [{e}]))[0]", False
+    if kind == "listcomp":
+        return f"[{inner} for t in [{e}]][0]", False
+    if kind == "genexp_sum":
+        return f"sum({inner} for t in [{e}])", False
+    if kind == "stack_index":
+        return f"tf.stack([{e}, {e}])[0]", True
+    if kind == "concat":
+        return rng.choice([f"tf.concat([{e}], axis=1)", f"tf.concat([{e}, {e}], axis=0)[:4]"]), True
+    if kind == "add_n_single":
+        return f"tf.add_n([{e}])", False
+    if kind == "while_loop":
+        return (f"tf.while_loop(lambda i, t: i < 2, lambda i, t: (i + 1, {inner}), "
+                f"(tf.constant(0), {e}))[1]"), False
+    if kind == "scan":
+        return f"tf.scan(lambda acc, t: acc + ({inner}), {e})", False
+    if kind == "python_if":
+        w.const("USE_SCALE = True")
+        name = w.fresh("g")
+        path.append(f"if USE_SCALE:\n    {name} = {e} * 2.0\nelse:\n    {name} = {e}")
+        return name, False
+    if kind == "loop_accumulate":
+        name = w.fresh("acc")
+        path.append(f"{name} = tf.zeros((4, 1))\nfor _ in range(2):\n    {name} = {name} + {e}")
+        return name, False
+    raise ValueError(kind)
+
+
+def _closure(inner: str, name: str) -> str:
+    """`inner` with its parameter `t` replaced by the name `name` the lambda closes over."""
+    return re.sub(r"\bt\b", name, inner)
+
+
+# --------------------------------------------------------------------------------------------
+# Breaks on a path, and the decoys that look like them
+
+
+def _break_expr(kind: str, e: str, w: _Writer) -> str:
+    rng = w.rng
+    if kind == "numpy_method":
+        return rng.choice([f"tf.constant({e}.numpy())", f"tf.convert_to_tensor({e}.numpy())", f"{e}.numpy()"])
+    if kind == "numpy_asarray":
+        return rng.choice([f"np.asarray({e})", f"np.array({e}, dtype=np.float32)"])
+    if kind == "np_function":
+        return rng.choice([f"np.tanh({e})", f"np.mean({e}, axis=1, keepdims=True)", f"np.clip({e}, -1.0, 1.0)"])
+    if kind == "float_call":
+        return f"float(tf.reduce_mean({e})) * tf.ones((4, 1))"
+    if kind == "keras_numpy":
+        return f"keras.ops.convert_to_numpy({e})"
+    if kind == "numpy_function":
+        return f"tf.numpy_function(lambda a: a * 2.0, [{e}], tf.float32)"
+    if kind == "new_variable":
+        return f"tf.Variable({e})"
+    if kind == "stop_gradient":
+        return f"tf.stop_gradient({e})"
+    if kind == "round":
+        return rng.choice([f"tf.round({e})", f"tf.math.round({e})", f"keras.ops.round({e})"])
+    if kind == "floor":
+        return rng.choice([f"tf.floor({e})", f"tf.math.ceil({e})"])
+    if kind == "argmax":
+        return f"tf.cast(tf.argmax({e}, axis=1)[:, None], tf.float32)"
+    if kind == "int_cast":
+        return rng.choice([f"tf.cast(tf.cast({e}, tf.int32), tf.float32)", f"tf.cast(tf.cast({e}, tf.int64), tf.float32)"])
+    if kind == "int_cast_const":
+        w.const("INDEX_DTYPE = tf.int32")
+        return f"tf.cast(tf.cast({e}, INDEX_DTYPE), tf.float32)"
+    if kind == "int_cast_dict":
+        w.const("DTYPES = {\"index\": tf.int32, \"value\": tf.float32}")
+        return f"tf.cast(tf.cast({e}, DTYPES[\"index\"]), DTYPES[\"value\"])"
+    if kind == "int_cast_string":
+        return f"tf.cast(tf.cast({e}, \"int32\"), \"float32\")"
+    if kind == "comparison":
+        return rng.choice([f"tf.cast({e} > 0.0, tf.float32)", f"tf.cast(tf.greater({e}, 0.0), tf.float32)"])
+    if kind == "where_mask":
+        return f"tf.where({e} > 0.0, 1.0, 0.0)"
+    raise ValueError(kind)
+
+
+def _decoy_step(kind: str, e: str, w: _Writer, path: list[str]) -> str:
+    """A step that looks like a break and keeps the gradient (or a side statement beside the path)."""
+    if kind == "log_numpy":
+        w.const("LOG = []")
+        path.append(f"LOG.append(float(tf.reduce_mean({e}).numpy()))")
+        return e
+    if kind == "argmax_acting":
+        path.append(f"action = int(tf.argmax({e}[0]))")
+        return e
+    if kind == "float_cast":
+        return f"tf.cast(tf.cast({e}, tf.float64), tf.float32)"
+    if kind == "float_dtype_const":
+        w.const("FLOAT_DTYPE = tf.float32")
+        return f"tf.cast({e}, FLOAT_DTYPE)"
+    return e
+
+
+# --------------------------------------------------------------------------------------------
+# The program
+
+
+def generate(seed: int, index: int) -> Program:
+    rng = random.Random(f"{seed}:{index}")
+    w = _Writer(rng)
+    dims = _choose(rng)
+    w.head = ["import numpy as np", "import tensorflow as tf", "import keras"]
+    n_sources = 1 if dims["sources"] == "single" or dims["combine"] == "genexp_models" and rng.random() < 0.3 \
+        else rng.choice([1, 2, 2])
+    holders = []
+    for i in range(n_sources):
+        kind = dims["holder"] if i == 0 else rng.choice(HOLDERS)
+        if dims["combine"] == "genexp_models" and kind not in MODEL_HOLDERS:
+            kind = rng.choice(sorted(MODEL_HOLDERS))
+        if dims["sources"] == "single" and kind not in ("variable", "variable_op", "watched_tensor"):
+            kind = "variable"
+        holders.append(_holder(kind, f"{'vw'[i]}{'abc'[i]}" if kind in ("variable", "variable_op", "watched_tensor")
+                               else ("model", "critic")[i], w))
+    dims["holder"] = holders[0].kind
+    brk = dims["break"]
+    if brk == "predict" and not any(h.model for h in holders):
+        brk = dims["break"] = "numpy_method"
+    if brk == "tfp_precomputed" and not any(h.kind == "tfp_normal" for h in holders):
+        holders[0] = _holder("tfp_normal", "dist", w)
+    if brk == "unwatched" and not any(h.watch for h in holders):
+        holders[-1] = _holder("watched_tensor", "wt", w)
+    if dims["combine"] == "genexp_models" and not all(h.model for h in holders):
+        dims["combine"] = "mean_sum"
+    broken_path = rng.randrange(len(holders))
+
+    setup: list[str] = []
+    for h in holders:
+        setup.extend(h.setup)
+        setup.extend(_built(h))
+    if brk == "tfp_precomputed":
+        h = next(h for h in holders if h.kind == "tfp_normal")
+        h.variables, h.single = f"{h.name}_loc", True  # the distribution itself holds no variable now
+        setup[setup.index(f"{h.name} = tfp.distributions.Normal(loc={h.name}_loc, scale=1.0)")] = \
+            f"{h.name} = tfp.distributions.Normal(loc={h.name}_loc * 2.0, scale=1.0)"
+
+    inputs = ["x = tf.random.normal((4, 3))"]
+    if dims["decoy"] == "numpy_input":
+        inputs = ["x_np = np.random.rand(4, 3).astype(np.float32)", "x = tf.constant(x_np / np.max(x_np))"]
+    inputs.append("y = tf.ones((4, 1))")
+
+    # The paths: one per holder, each a list of statements ending in an expression.
+    paths: list[tuple[list[str], str]] = []
+    for i, h in enumerate(holders):
+        path: list[str] = []
+        use = h.use.format(x="x")
+        if brk == "predict" and i == broken_path and h.model:
+            use = f"{h.model}.predict(x, verbose=0)"
+        steps = rng.choice([0, 1, 1, 2, 2, 3]) if i else rng.choice([1, 1, 2, 2, 3])
+        flows = [dims["flow"] if i == 0 and k == 0 else rng.choice(FLOWS) for k in range(steps)]
+        # The break's place: before the flows, inside one (a callback), or after one.
+        place = rng.randrange(steps + 1) if brk in PATH_BREAKS and i == broken_path else None
+        inside = place is not None and place < steps and flows[place] in CALLBACK_FLOWS and rng.random() < 0.5
+        expr = use
+        for k in range(steps + 1):
+            if place == k and not inside:
+                expr = _break_expr(brk, _operand(expr), w)
+            if k == 0 and i == 0 and dims["decoy"] not in ("none", "numpy_input", "stop_target"):
+                expr = _decoy_step(dims["decoy"], _bind(expr, path, w), w, path)
+            if k == steps:
+                break
+            operand = expr
+            step_break = brk if place == k and inside else None
+            named = flows[k] in ("self_mul", "stack_index", "concat") or rng.random() < 0.5
+            operand = _bind(operand, path, w) if named else _operand(operand)
+            expr, twice = _flow(flows[k], operand, w, step_break, path)
+            if twice:
+                expr = _bind(expr, path, w)
+        paths.append((path, expr))
+
+    path_names = []
+    forward: list[str] = []
+    outside: list[str] = []
+    for i, (path, expr) in enumerate(paths):
+        name = f"out_{i + 1}"
+        stmts = path + [f"{name} = {expr}"]
+        if brk == "outside_tape" and i == broken_path:
+            outside.extend(stmts)
+        else:
+            forward.extend(stmts)
+        path_names.append(name)
+
+    loss_lines = _combine(dims["combine"], path_names, holders, dims["decoy"], w)
+    if dims["combine"] == "genexp_models":
+        forward = [s for s in forward if not s.startswith(tuple(f"{n} =" for n in path_names))]
+        outside = []
+    forward.extend(loss_lines)
+
+    # The gradient sources.
+    asked = list(holders)
+    if brk == "unused_source":
+        extra = _holder(rng.choice(["variable", "dense"]), "unused" if rng.random() < 0.5 else "target_net", w)
+        setup.extend(extra.setup)
+        setup.extend(_built(extra))
+        asked.append(extra)
+    groups = [h.variables for h in asked]
+    sources_text, pre_sources = _sources(dims["sources"], asked, w)
+
+    watches = [h.watch for h in holders if h.watch and brk != "unwatched"]
+    if brk == "unwatched":
+        watches = [h.watch for h in holders if h.watch and h is not holders[-1]]
+    lines = _assemble(dims, w, setup, inputs, outside, forward, watches, sources_text, pre_sources, asked,
+                      single=dims["sources"] == "single")
+    source = "\n".join(lines) + "\n"
+    spans = _group_spans(source, groups, sources_text)
+    return Program(seed, index, source, dims, tuple(groups), spans, dims["sources"] == "single")
+
+
+def _built(h: _Holder) -> list[str]:
+    """A Keras layer or model gets its variables when first called or built: built here, as a
+    target network is, so that asking for its `trainable_variables` asks for something."""
+    if h.kind == "subclassed_model":  # Keras 3's `build(shape)` does not run a subclassed `call`
+        return [f"{h.model}(tf.zeros((1, 3)))"]
+    if h.model and h.kind not in ("tf_module", "functional"):
+        return [f"{h.model}.build((None, 3))"]
+    return []
+
+
+def _choose(rng: random.Random) -> dict[str, str]:
+    dims = {name: rng.choice(values) for name, values in DIMENSIONS.items()}
+    if rng.random() < NO_BREAK_SHARE:
+        dims["break"] = "none"
+    if rng.random() < 0.6:
+        dims["decoy"] = "none"
+    if rng.random() < 0.6:
+        dims["guard"] = "none"
+    return dims
+
+
+def _simple(expr: str) -> bool:
+    return expr.replace("_", "").isalnum()
+
+
+def _operand(expr: str) -> str:
+    return expr if _simple(expr) or expr.endswith(")") or expr.endswith("]") else f"({expr})"
+
+
+def _bind(expr: str, path: list[str], w: _Writer) -> str:
+    if _simple(expr):
+        return expr
+    name = w.fresh("h")
+    path.append(f"{name} = {expr}")
+    return name
+
+
+def _combine(kind: str, names: list[str], holders: list[_Holder], decoy: str, w: _Writer) -> list[str]:
+    target = "tf.stop_gradient(y)" if decoy == "stop_target" else "y"
+    means = [f"tf.reduce_mean({n})" for n in names]
+    if len(names) == 1 and kind in ("add_n", "sum_builtin", "stack", "reduce_sum_list", "loop", "concat"):
+        kind = w.rng.choice([kind, "mean_sum"])
+    if kind == "mean_sum":
+        return [f"loss = tf.reduce_mean({' + '.join(names)})" if decoy != "stop_target"
+                else f"loss = tf.reduce_mean(tf.square({target} - ({' + '.join(names)})))"]
+    if kind == "add_n":
+        return [f"loss = tf.add_n([{', '.join(means)}])"]
+    if kind == "sum_builtin":
+        return [f"loss = sum([{', '.join(means)}])"]
+    if kind == "stack":
+        return [f"loss = tf.reduce_sum(tf.stack([{', '.join(means)}]))"]
+    if kind == "reduce_sum_list":
+        return [f"loss = tf.reduce_sum([{', '.join(means)}])"]
+    if kind == "loop":
+        return ["loss = 0.0", f"for out in [{', '.join(names)}]:", "    loss += tf.reduce_mean(out)"]
+    if kind == "concat":
+        return [f"loss = tf.reduce_mean(tf.concat([{', '.join(names)}], axis=1))"]
+    if kind == "mse":
+        return [f"loss = tf.reduce_mean(tf.square({target} - ({' + '.join(names)})))"]
+    if kind == "keras_loss":
+        return [f"loss = keras.losses.MeanSquaredError()({target}, {' + '.join(names)})"]
+    if kind == "genexp_models":
+        models = ", ".join(h.model for h in holders)
+        return [f"loss = sum(tf.reduce_mean(m(x)) for m in [{models}])"]
+    raise ValueError(kind)
+
+
+def _sources(form: str, asked: list[_Holder], w: _Writer) -> tuple[str, list[str]]:
+    """The text of `tape.gradient`'s second argument, and statements that must come before it."""
+    groups = [h.variables for h in asked]
+    if form == "single" and len(asked) == 1 and asked[0].single:
+        return groups[0], []
+    if all(h.single for h in asked):
+        if form == "tuple":
+            return "(" + ", ".join(groups) + ("," if len(groups) == 1 else "") + ")", []
+        if form == "named":
+            return "params", [f"params = [{', '.join(groups)}]"]
+        return "[" + ", ".join(groups) + "]", []
+    lists = [g if not h.single else f"[{g}]" for g, h in zip(groups, asked)]
+    if form == "starred":
+        return "[" + ", ".join(f"*{g}" if not h.single else g for g, h in zip(groups, asked)) + "]", []
+    if form == "comprehension":
+        return "[v for group in (" + ", ".join(lists) + (",)" if len(lists) == 1 else ")") + " for v in group]", []
+    if form == "named":
+        return "params", ["params = " + " + ".join(lists)]
+    return " + ".join(lists), []
+
+
+def _assemble(dims, w: _Writer, setup, inputs, outside, forward, watches, sources, pre_sources, asked,
+              single: bool) -> list[str]:
+    tape_kind, guard, brk = dims["tape"], dims["guard"], dims["break"]
+    persistent = tape_kind == "persistent"
+    lines = list(w.head) + [""]
+    for d in w.defs:
+        lines.extend(d.rstrip("\n").split("\n"))
+        lines.append("")
+    lines.extend(setup)
+    lines.extend(inputs)
+    lines.extend(pre_sources)
+    lines.append("")
+    in_function = tape_kind in ("train_step", "tf_function")
+    body: list[str] = []
+    body.extend(outside)
+    tape_open = f"with tf.GradientTape({'persistent=True' if persistent else ''}) as tape:"
+    block: list[str] = [f"tape.watch({name})" for name in watches]
+    if tape_kind == "loss_fn":
+        lines.append("def compute_loss(x):")
+        lines.extend("    " + s for s in _indent_all(forward))
+        lines.append("    return loss")
+        lines.append("")
+        block.append("loss = compute_loss(x)")
+    else:
+        block.extend(forward)
+    grad_line = f"grads = tape.gradient(loss, {sources})"
+    body.append(tape_open)
+    body.extend("    " + s for s in _indent_all(block))
+    if tape_kind == "inside":
+        body.append("    " + grad_line)
+    else:
+        body.append(grad_line)
+    if brk == "tape_twice":
+        body.append(f"grads_again = tape.gradient(loss, {sources})")
+    if persistent:
+        body.append("del tape")
+    body.extend(_guard(guard, single, sources))
+    if in_function:
+        if tape_kind == "tf_function":
+            lines.append("@tf.function")
+        lines.append("def train_step(x):")
+        lines.extend("    " + s for s in _indent_all(body))
+        lines.append("    return grads")
+        lines.append("")
+        lines.append("")
+        lines.append("grads = train_step(x)")
+    else:
+        lines.extend(body)
+    return lines
+
+
+def _guard(guard: str, single: bool, sources: str) -> list[str]:
+    if guard == "none":
+        return []
+    if single or guard == "single_is_none":
+        if not single:
+            return ["if grads is None:", "    raise SystemExit(\"no gradients\")"]
+        return ["if grads is None:", "    raise SystemExit(\"no gradient\")"]
+    if guard == "truthy_list":
+        return ["if grads:", "    grads = [tf.clip_by_norm(g, 1.0) if g is not None else g for g in grads]"]
+    if guard == "all_not_none":
+        return ["if not all(g is not None for g in grads):", "    print(\"some gradients are missing\")"]
+    if guard == "zip_is_none":
+        return [f"for g, v in zip(grads, {sources}):", "    if g is None:", "        print(\"no gradient for\", v.name)"]
+    raise ValueError(guard)
+
+
+def _indent_all(stmts: list[str]) -> list[str]:
+    out = []
+    for s in stmts:
+        out.extend(s.split("\n"))
+    return out
+
+
+def _group_spans(source: str, groups: list[str], sources: str) -> tuple[tuple[int, int, int], ...]:
+    """Where each group is written in the first `tape.gradient` call (or in the line binding
+    `params`): the span a finding about that group points at."""
+    lines = source.split("\n")
+    spans = []
+    for number, line in enumerate(lines, start=1):
+        if ("tape.gradient(loss, " in line and "grads_again" not in line) or line.startswith("params = "):
+            col = 0
+            for g in groups:
+                at = line.find(g, col)
+                if at < 0:
+                    break
+                spans.append((number, at, at + len(g)))
+                col = at + len(g)
+            if len(spans) == len(groups):
+                return tuple(spans)
+            spans = []
+    return ()

@@ -1,0 +1,144 @@
+"""TensorFlow as the oracle (tests/oracle/): the generator, the labels, the comparison and the
+shrinker, and a seeded sample of generated programs on which gradguard must make no claim that
+TensorFlow contradicts (`bench/oracle.py` runs the long version; docs/oracle.md has its table)."""
+from __future__ import annotations
+
+import ast
+from collections import Counter
+
+import pytest
+
+from oracle import runner
+from oracle.claims import Claim, claims_of
+from oracle.generator import DIMENSIONS, generate
+from oracle.shrink import shrink
+
+CI_SEED = 7
+CI_COUNT = 300
+
+
+# ---------------------------------------------------------------------------- the generator
+
+
+def test_a_program_is_the_same_text_every_time_and_alone():
+    assert generate(3, 41) == generate(3, 41)
+    assert generate(3, 41).source != generate(3, 42).source
+
+
+def test_every_program_compiles_and_names_its_source_groups():
+    for index in range(300):
+        program = generate(11, index)
+        compile(program.source, program.name, "exec")
+        lines = program.source.split("\n")
+        assert len(program.group_spans) == len(program.groups), program.source
+        for (line, col, end), group in zip(program.group_spans, program.groups):
+            assert lines[line - 1][col:end] == group
+
+
+def test_every_dimension_value_is_generated():
+    seen = Counter((dim, generate(5, index).dims[dim]) for index in range(1500) for dim in DIMENSIONS)
+    missing = [(dim, value) for dim, values in DIMENSIONS.items() for value in values if not seen[dim, value]]
+    assert not missing
+
+
+def test_a_break_on_a_path_is_written_into_the_program():
+    program = next(p for p in (generate(5, i) for i in range(400)) if p.dims["break"] == "int_cast_const")
+    assert "INDEX_DTYPE = tf.int32" in program.source and "INDEX_DTYPE)" in program.source
+
+
+# ---------------------------------------------------------------------------- labels and verdicts
+
+
+def _facts(present, sizes=(), error="", returned_list=True):
+    return {"present": present, "sizes": list(sizes), "error": error, "returned_list": returned_list}
+
+
+def test_labels_from_what_tensorflow_did():
+    assert runner.label_of(_facts([[True, True]], [1, 1])) == runner.Label("ok", ("live", "live"), True)
+    broken = runner.label_of(_facts([[True, False, False]], [1, 2]))
+    assert (broken.status, broken.groups, broken.reason) == ("broken", ("live", "none"), "none")
+    twice = runner.label_of(_facts([[True]], [1], "RuntimeError: A non-persistent GradientTape can only be used to "
+                                                  "compute one set of gradients"))
+    assert (twice.status, twice.reason) == ("broken", "RuntimeError")
+    assert runner.label_of(_facts([[True]], [1], "ValueError: shapes do not match")).status == "invalid"
+    assert runner.label_of(_facts([], [], "")).status == "invalid"  # no gradient call ran
+    assert runner.label_of(_facts([[True]], [1, 0])).status == "invalid"  # a source held no variables
+
+
+class _Span:
+    def __init__(self, line, col):
+        self.line, self.col = line, col
+
+
+class _Diagnostic:
+    def __init__(self, code, line, col, message="m"):
+        self.code, self.span, self.message = code, _Span(line, col), message
+
+
+def test_a_claim_is_judged_by_the_label():
+    program = generate(3, 1)
+    spans = ((9, 10, 12), (9, 14, 20))
+    claims = claims_of([_Diagnostic("GG302", 9, 15), _Diagnostic("GG101", 5, 0), _Diagnostic("GG309", 12, 3)], spans)
+    assert [(c.code, c.kind, c.group) for c in claims] == [("GG302", "gradient", 1), ("GG101", "gradient", None),
+                                                            ("GG309", "guard", None)]
+    # GG302 names the second group: false when TensorFlow gives that group its gradients.
+    verdict = runner.judge(program, runner.Label("broken", ("none", "live"), False), claims)
+    assert [c.code for c in verdict.false_claims] == ["GG302", "GG309"]  # one tensor returned: no list
+    assert verdict.found  # GG101's claim stands: some gradient is None
+    agrees = runner.judge(program, runner.Label("broken", ("live", "none"), True), claims)
+    assert not agrees.false_claims and agrees.found
+    assert runner.judge(program, runner.Label("broken", ("live", "none")), []).missed
+    every = runner.judge(program, runner.Label("ok", ("live", "live")), claims[1:2])
+    assert every.false_claims == [Claim("GG101", 5, "m", "gradient", None)]
+
+
+# ---------------------------------------------------------------------------- the shrinker
+
+
+def test_the_shrinker_keeps_only_what_the_disagreement_needs():
+    source = ("import tensorflow as tf\n"
+              "a = 1\n"
+              "b = [2, 3]\n"
+              "def unused():\n"
+              "    return 4\n"
+              "with open('x') as f:\n"
+              "    c = tf.cast(a * 2, DT) + len(b)\n")
+
+    def still(candidate: str) -> bool:  # "the disagreement": a cast to DT of something with `a` in it
+        tree = ast.parse(candidate)
+        return any(isinstance(n, ast.Call) and ast.unparse(n.func) == "tf.cast" and "DT" in ast.unparse(n)
+                   and "a" in {x.id for x in ast.walk(n.args[0]) if isinstance(x, ast.Name)} for n in ast.walk(tree))
+
+    small = shrink(source, still)
+    assert small == "c = tf.cast(a, DT)\n"
+
+
+def test_the_shrinker_never_returns_a_program_that_does_not_disagree():
+    source = "x = 1\ny = x + 2\n"
+    assert shrink(source, lambda s: "y = x" in s) == "y = x\n"
+
+
+# ---------------------------------------------------------------------------- the sample, with TensorFlow
+
+
+@pytest.fixture(scope="module")
+def sample(tmp_path_factory):
+    pytest.importorskip("tensorflow")
+    cache = runner.LabelCache(tmp_path_factory.mktemp("oracle") / "labels.jsonl")
+    return runner.run(CI_SEED, CI_COUNT, jobs=2, cache=cache)
+
+
+@pytest.mark.tf
+def test_no_claim_in_the_sample_is_contradicted_by_tensorflow(sample):
+    false = [v.describe() for v in sample if v.false_claims]
+    assert not false, "\n".join(false)
+
+
+@pytest.mark.tf
+def test_the_sample_is_mostly_runnable_and_finds_most_breaks(sample):
+    valid = [v for v in sample if v.valid]
+    broken = [v for v in valid if v.label.status == "broken"]
+    assert len(valid) >= 0.9 * len(sample), runner.table(sample)
+    assert len(broken) >= 0.3 * len(valid) and sum(v.label.status == "ok" for v in valid) >= 0.3 * len(valid)
+    found = sum(v.found for v in broken)
+    assert found >= 0.9 * len(broken), runner.table(sample)
