@@ -11,7 +11,7 @@ from .facts import MinimizeCall, attribute_key, name_key
 from .frame import Frame
 from .library import (TF_FUNCTION, NUMPY_FUNCTIONS, COLLECTION_ADDERS, FIT_METHODS, is_integer_dtype, GRADIENT_METHODS, KERAS_MODEL_FACTORIES, KERAS_MODEL_PREFIXES,
                       MODEL_RETURNING_METHODS, NOT_FORWARD_METHODS, NOT_TENSOR_NAMESPACES, PREDICT_METHODS)
-from .values import UNKNOWN, Break, Grad, Kind, Origin, OriginKind, Site, Value, cut_by, evolve, join, variable_origins
+from .values import UNKNOWN, Break, Grad, Kind, Origin, OriginKind, Site, Value, cut_by, evolve, held, join, variable_origins
 
 
 class Calls:
@@ -184,6 +184,10 @@ class Calls:
                 method = next((m for m in frame.cls.node.body if getattr(m, "name", None) == func.attr), None)
                 if isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)):
                     return Value(kind=Kind.CALLABLE, func=method)
+        if isinstance(func.value, (ast.Name, ast.Attribute)):
+            base = self.eval(func.value, frame)
+            if base.role == "instance" and (attribute := held(base, func.attr)) is not None:
+                return attribute  # `agent.net(x)`: what `__init__` set
         return self.eval(func, frame) if self.conventions.model(func.attr) else UNKNOWN
 
     def _receiver(self, func: ast.Attribute, frame: Frame) -> Value:
@@ -297,7 +301,7 @@ class Calls:
             info = self.classes.get(callee.func.name)
             if info is not None and info.has_variables:
                 return Value(kind=Kind.MODEL, model=self.fresh_origin(node), effect=self.class_effect(info))
-            return UNKNOWN
+            return self._instance(info, site) if info is not None else UNKNOWN
         if callee.kind == Kind.CALLABLE and callee.func is not None:
             return self._local_call(site, callee.func, frame, traced=callee.role == "traced")
         if callee.kind == Kind.UNKNOWN and not callee.live and isinstance(node.func, ast.Name) \
@@ -313,6 +317,38 @@ class Calls:
             origin = Origin(OriginKind.MODEL, node.func.id, f"name:{node.func.id}", self.doc.span(node.func), guessed=True)
             return self._special_call(site, Value(kind=Kind.MODEL, model=origin), frame)
         return None
+
+    def _instance(self, info, site: Site) -> Value:
+        """`agent = Agent(env)`, a plain class of this file: the object holds what its `__init__`
+        sets on `self` (`self.net = keras.Sequential(...)`), each model or variable its own per
+        instantiation, so `agent.net(x)` is that model and `agent.net.trainable_variables` its
+        variables. Its methods are not followed here: calling one reads all it holds (calls.py,
+        `_maybe_uses_models`)."""
+        init = next((m for m in info.node.body if isinstance(m, ast.FunctionDef) and m.name == "__init__"), None)
+        if init is None or id(info) in self.instantiating:
+            return UNKNOWN
+        params = self._params(init)
+        frame = Frame({}, self.module, init, summary=True)  # no class: the attributes are this object's
+        for index, param in enumerate(params[1:]):
+            given = site.args[index] if index < len(site.args) else site.keywords.get(param.arg)
+            frame.env[param.arg] = given if given is not None else UNKNOWN
+        self.instantiating.add(id(info))
+        try:
+            self.exec_block(init.body, frame)
+        finally:
+            self.instantiating.discard(id(info))
+        span = self.doc.span(site.node)
+        fields = []
+        for key, value in frame.env.items():
+            attr = key.removeprefix("self.")
+            if attr == key or "." in attr:
+                continue
+            if value.kind in (Kind.MODEL, Kind.VARIABLE) and value.model is not None \
+                    and value.model.key.startswith("__init__:"):  # made here: this object's own
+                value = evolve(value, model=evolve(value.model, name=f"{info.node.name}().{attr}",
+                                                   key=f"instance:{span.line}:{span.col}.{attr}"))
+            fields.append((attr, value))
+        return Value(kind=Kind.UNKNOWN, fields=tuple(fields), role="instance") if fields else UNKNOWN
 
     def _plain_attribute(self, func: ast.AST, callee: Value, frame: Frame) -> bool:
         """`self.activation(x)` where `__init__` stored a function there: not a method of the model."""
@@ -430,7 +466,10 @@ class Calls:
 
     def _maybe_uses_models(self, site: Site, value: Value) -> Value:
         """A function we cannot see, given a model, may return something computed with it."""
-        models = [v.model for v in [*site.args, *site.keywords.values()] if v.kind == Kind.MODEL and v.model]
+        given = [*site.args, *site.keywords.values()]
+        if site.receiver is not None and site.receiver.role == "instance":
+            given.extend(value for _, value in site.receiver.fields)  # `agent.act(s)` may use `agent.net`
+        models = [v.model for v in given if v.kind == Kind.MODEL and v.model]
         if not models or _constructs(site.node):
             return value  # a class given a model builds an object that holds it, not a prediction
         span = self.doc.span(site.node)

@@ -53,6 +53,7 @@ class Engine(Statements, Expressions, Calls, Layers, Sinks):
         self.loss_parts: dict[str, set[Origin]] = {}     # class origin → sub-layer parts its `add_loss` reads
         self.sublayers: dict[str, set[Origin]] = {}      # class origin → sub-layer parts its `call` runs (layers.py)
         self.closures: dict[int, Frame] = {}            # nested function → the frame it was defined in
+        self.instantiating: set[int] = set()             # plain classes whose `__init__` runs now (calls.py)
         self._nested: dict[int, list[ast.AST]] | None = None  # function → functions defined in it
         self._loop_depth = 0
         self.tape_counter = 0

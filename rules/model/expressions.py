@@ -7,7 +7,7 @@ from . import no_gradient
 from .facts import attribute_key, name_key
 from .frame import Frame, _handler
 from .library import TENSOR_ATTRS_WITHOUT_GRADIENT, VARIABLE_ATTRS, WEIGHT_ATTRS
-from .values import UNKNOWN, Grad, Kind, Origin, OriginKind, Site, Value, evolve, join, variable_origins
+from .values import UNKNOWN, Grad, Kind, Origin, OriginKind, Site, Value, evolve, held, join, variable_origins
 
 
 class Expressions:
@@ -61,6 +61,8 @@ class Expressions:
         if (qualname := self.imports.qualname(node)) is not None:
             return Value(constant=qualname)  # `tf.float32`, `np.pi`: module constants carry no gradient
         base = self.eval(node.value, frame)
+        if base.role == "instance" and (attribute := held(base, node.attr)) is not None:
+            return self._read(attribute, node)  # `agent.net`: what the object's `__init__` set
         if base.items and isinstance(node.value, ast.Call):
             listed = no_gradient.outputs(self.imports.qualname(node.value.func))
             if node.attr in listed and listed[node.attr]["position"] < len(base.items):
@@ -101,10 +103,10 @@ class Expressions:
         if base.items and isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, int):
             if -len(base.items) <= node.slice.value < len(base.items):
                 return self._read(base.items[node.slice.value], node)  # `variables[0] * 2.0` reads it
-        if base.fields and isinstance(node.slice, ast.Constant):
-            held = next((value for key, value in base.fields if key == node.slice.value), None)
-            if held is not None:
-                return self._read(held, node)  # `agent_infos["log_std"]`: that key's value
+        if base.fields and base.role != "instance" and isinstance(node.slice, ast.Constant):
+            entry = held(base, node.slice.value)
+            if entry is not None:
+                return self._read(entry, node)  # `agent_infos["log_std"]`: that key's value
         if base.kind == Kind.VARIABLES and not isinstance(node.slice, ast.Slice):  # one of the variables, read
             return self._read(Value(kind=Kind.VARIABLE, sources=variable_origins(base)), node)
         if base.kind in (Kind.VARIABLES, Kind.MODEL):

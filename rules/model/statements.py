@@ -211,6 +211,8 @@ class Statements:
                     frame.env[base] = evolve(join([old, value]), kind=old.kind if old.kind != Kind.UNKNOWN else value.kind)
             return
         value = self._name_new_origin(key, value, frame, value_node)
+        if value.role == "instance" and isinstance(value_node, ast.Call):
+            value = _name_instance(key, value)
         if value.items and isinstance(value_node, (ast.List, ast.Tuple)):
             value = self._name_new_items(key, value, frame, value_node)
         if key.startswith("self.") and frame.cls is not None:
@@ -273,6 +275,16 @@ class Statements:
 
 
 _OBJECTS = (Kind.MODEL, Kind.VARIABLE, Kind.TAPE, Kind.OPTIMIZER, Kind.CALLABLE)
+
+
+def _name_instance(key: str, value: Value) -> Value:
+    """`agent = Agent()`: the models and variables the object made are `agent.net`, `agent.w`."""
+    fields = []
+    for attr, held in value.fields:
+        if held.model is not None and held.model.key.startswith("instance:"):
+            held = evolve(held, model=evolve(held.model, name=f"{key}.{attr}"))
+        fields.append((attr, held))
+    return evolve(value, fields=tuple(fields))
 
 
 def _merge(a: Value, b: Value) -> Value:

@@ -218,6 +218,17 @@ def join(values, kind: Kind | None = None) -> Value:
     return Value(frozenset(live), frozenset(cut), kind, sources=frozenset(sources))
 
 
+def held(value: Value, name: str) -> Value | None:
+    """What a dict literal holds under a key, or an object under an attribute (`Value.fields`).
+    An object's attribute that `__init__` left as nothing known (`self.net = None`, set later by
+    another method) is not what the object holds later: None, as for an attribute never set."""
+    entry = next((held for key, held in value.fields or () if key == name), None)
+    if entry is not None and value.role == "instance" and entry.kind == Kind.UNKNOWN \
+            and not (entry.live or entry.cut or entry.fields):
+        return None
+    return entry
+
+
 def variable_origins(value: Value) -> frozenset[Origin]:
     """Whose variables a variable value (one variable, or a list of them) stands for."""
     if value.kind == Kind.VARIABLE and value.model is not None:
