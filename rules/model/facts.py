@@ -44,6 +44,8 @@ class SourceItem:
     node: ast.AST
     value: Value
     origins: frozenset[Origin]
+    # An element of a list bound to a name before (`params = [x, target_net]`): `node` is the name.
+    element: bool = False
 
 
 @dataclass

@@ -91,7 +91,23 @@ class Sinks:
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
             left, right = self._source_items(node.left, frame, tape), self._source_items(node.right, frame, tape)
             return None if left is None or right is None else left + right
-        value = self.eval(node, frame)
+        return self._value_items(node, self.eval(node, frame), tape)
+
+    def _value_items(self, node: ast.AST, value: Value, tape: TapeInfo | None) -> list[SourceItem] | None:
+        """The source items of one value (`node` is where it is written)."""
+        if value.items and value.kind not in (Kind.VARIABLES, Kind.MODEL) or value.kind == Kind.VARIABLES \
+                and value.items and not value.sources:
+            # `params = [x, target_net]` bound before: each element is a source, written as `params`.
+            items = []
+            for item in value.items:
+                sub = self._value_items(node, item, tape)
+                if sub is None:
+                    return None
+                # A tensor in the list: whether it is watched is known by its name, not here (the
+                # list may be built before `tape.watch`): no source of its own to claim about.
+                items.extend(SourceItem(node, i.value, i.origins, element=True) if i.value.kind != Kind.TENSOR
+                             else SourceItem(node, value, frozenset(), element=True) for i in sub)
+            return items
         if value.kind == Kind.VARIABLES and value.sources:
             return [SourceItem(node, value, value.sources)]
         if value.kind == Kind.VARIABLE and value.model is not None:
@@ -106,6 +122,10 @@ class Sinks:
             return [SourceItem(node, value, frozenset())]
         if value.kind == Kind.MODEL and not (value.model is not None and value.model.guessed):
             return [SourceItem(node, value, frozenset())]  # `tape.gradient(loss, model)`: a rule's business
+        if value.kind == Kind.VARIABLES:
+            # Variables of something unknown (`list(bijector.trainable_variables)`): no origin to
+            # claim about; the other items still are what they are (status.differentiated).
+            return [SourceItem(node, value, frozenset())]
         return None
 
     def _record_minimize_sink(self, site: Site, frame: Frame) -> None:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from ..diagnostics import Severity
 from .facts import Analysis, Sink, watched_key
-from .values import Cut, Grad, Origin, OriginKind
+from .values import Cut, Grad, Kind, Origin, OriginKind
 
 
 class Verdict(enum.Enum):
@@ -118,6 +118,10 @@ def differentiated(sink: Sink, parts: dict[str, set[Origin]] | None = None) -> s
     and the tensors that tape itself watched)."""
     if sink.sources is not None:
         asked = set().union(*(item.origins for item in sink.sources))
+        if any(item.value.kind == Kind.VARIABLES and not item.origins for item in sink.sources):
+            # Some of the sources are variables nobody can name: they may be any the loss reads.
+            asked |= {g.origin for g in sink.target.live} | {c.grad.origin for c in sink.target.cut
+                                                             if not _only_held_constant(c.grad.origin, sink)}
         keys = {o.key for item in sink.sources if item.value.role != "subset" for o in item.origins}
         grads = [*sink.target.live, *(c.grad for c in sink.target.cut)]
         used_parts = {g.origin for g in grads if g.origin.part_of is not None and g.origin.part_of in keys}

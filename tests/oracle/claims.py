@@ -3,9 +3,9 @@
 * A *gradient claim* (every rule that reports a missing gradient: the GG1 cuts, GG201, the GG3
   tape rules but GG309, the GG4 ops): running the program, some gradient the sink asks for is
   None, or the program raises because of it (`No gradients provided`, a non-persistent tape asked
-  twice, an op with no gradient registered). GG302 says more: the gradient of the *source it
-  points at* is None, so when its span lies on one source group of the generated program, that
-  group's gradients must all be None.
+  twice, an op with no gradient registered). GG302 and GG306 say more: the gradient of the
+  *source they point at* is None, so when the span lies on one source group of the generated
+  program, that group's gradients must not all be present.
 * A *guard claim* (GG309): the guarded value is a list (so `if grads:` is true even when every
   gradient is None). TensorFlow's answer is what `tape.gradient` returned: a list, or one tensor.
 * GG202 claims that a target *is* trained (gradients present, algorithm wrong): not a None claim,
@@ -16,6 +16,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 GUARD_CODES = frozenset({"GG309"})
+# Rules that name the source they claim about (its span is that source in the gradient call).
+GROUP_CODES = frozenset({"GG302", "GG306"})
 OTHER_CODES = frozenset({"GG202", "GG900"})
 
 
@@ -38,7 +40,7 @@ def claims_of(diagnostics, group_spans) -> list[Claim]:
             continue
         kind = "guard" if d.code in GUARD_CODES else "other" if d.code in OTHER_CODES else "gradient"
         group = None
-        if d.code == "GG302":
+        if d.code in GROUP_CODES:
             group = _group_at(d.span, group_spans)
         out.append(Claim(d.code, d.span.line, d.message, kind, group))
     return out

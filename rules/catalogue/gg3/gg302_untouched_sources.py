@@ -96,8 +96,9 @@ grads = tape.gradient(loss, model.trainable_variables)
                         related = (Related(doc.span(sink.target_node), "the loss"),)
                         out.append(Diagnostic(self.code, severity, message, doc.span(item.node), related, ()))
                         continue
-                    message = (f"the loss given to {sink.label} never uses `{origin.name}`, so the gradient for "
-                               f"`{doc.short(item.node)}` is None")
+                    asked = f"`{origin.variables_text()}` in `{doc.short(item.node)}`" if item.element \
+                        else f"`{doc.short(item.node)}`"
+                    message = f"the loss given to {sink.label} never uses `{origin.name}`, so the gradient for {asked} is None"
                     fixes = self._fixes(doc, sink, item, status)
                     related = (Related(doc.span(sink.target_node), "the loss"),
                                *guess_notes(doc, origins=[origin], sink=sink))
@@ -130,7 +131,7 @@ grads = tape.gradient(loss, model.trainable_variables)
         used = {g.origin for g in sink.target.live
                 if tape_records(sink, g) and g.origin is not None and g.origin.kind is OriginKind.MODEL}
         used -= set(status)
-        if len(used) != 1 or len(item.origins) != 1:
+        if len(used) != 1 or len(item.origins) != 1 or item.element:  # (not the whole list `params`)
             return ()
         model = used.pop()
         if not _DOTTED_NAME.fullmatch(model.name):
