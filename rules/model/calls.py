@@ -6,11 +6,11 @@ import ast
 
 from ..source.imports import is_differentiable_numpy, is_numpy, is_tensorflow
 from . import no_gradient
-from .callbacks import CALLBACKS
 from .facts import MinimizeCall, attribute_key, name_key
 from .frame import Frame
 from .library import (TF_FUNCTION, NUMPY_FUNCTIONS, COLLECTION_ADDERS, FIT_METHODS, is_integer_dtype, GRADIENT_METHODS, KERAS_MODEL_FACTORIES, KERAS_MODEL_PREFIXES,
                       MODEL_RETURNING_METHODS, NOT_FORWARD_METHODS, NOT_TENSOR_NAMESPACES, PREDICT_METHODS)
+from .objects import TFP_HOLDERS, TFP_VARIABLES
 from .values import UNKNOWN, Break, Grad, Kind, Origin, OriginKind, Site, Value, cut_by, evolve, held, join, variable_origins
 
 
@@ -79,73 +79,6 @@ class Calls:
         if qual in _LOG_FUNCTIONS or (method == "log_prob" and result.live):
             result = evolve(result, role="log")  # a log-probability, when a policy's
         return result
-
-    def _callback_entry(self, site: Site, frame: Frame) -> dict | None:
-        """The callbacks table's entry for the called library function (or builtin `map`)."""
-        func = site.node.func
-        if site.qualname is not None:
-            return CALLBACKS.get(site.qualname)
-        if isinstance(func, ast.Name) and frame.lookup(func.id) is None and func.id not in self.functions:
-            return CALLBACKS.get(func.id)
-        return None
-
-    def _library_callback(self, site: Site, entry: dict, frame: Frame) -> Value | None:
-        """`tf.map_fn(fn, x)`, `map(fn, xs)`, `tf.while_loop(cond, body, vars)`: what the function
-        returns when called with what the library gives it (callbacks.py)."""
-        params: list[Value] = []
-        for how, position, keyword in entry["receives"]:
-            value = _argument(site, position, keyword)
-            if value is None and position in entry.get("fallback", {}):
-                value = _argument(site, *entry["fallback"][position])
-            value = UNKNOWN if value is None else value
-            if how == "element":
-                params.append(self._element(value))
-            elif how == "items":
-                params.extend(value.items or (value,))
-            else:
-                params.append(value)
-        if "rest" in entry:
-            params.extend(self._element(value) for value in site.args[entry["rest"]:])
-        results = []
-        for position, keyword in entry.get("functions") or (entry["function"],):
-            function, node = _argument(site, position, keyword), site.arg_node(position, keyword)
-            if function is None or node is None:
-                return None
-            result = self._callback_result(self._function_value(node, function, frame), params, site.node, frame)
-            if result is None:
-                return None
-            results.append(result)
-        return self.op(evolve(join(results), kind=Kind.TENSOR, items=None), site.node, frame)
-
-    def _callback_result(self, function: Value, params: list[Value], node: ast.Call, frame: Frame) -> Value | None:
-        """What `function` (a function, lambda or method of this file, or a model) returns for
-        `params`, by its summary; None when that is not known."""
-        if function.kind == Kind.MODEL:
-            return self.op(join([self._model_output(function, node, frame), *params]), node, frame)
-        func = function.func
-        if function.kind != Kind.CALLABLE or not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
-            return None
-        cls = self.class_of_function.get(id(func))
-        summary = self.summary(func, cls, function.role == "traced")
-        if summary is None or summary.kind in (Kind.MODEL, Kind.VARIABLE):
-            return None
-        declared = self._params(func)
-        offset = 1 if cls is not None and declared and declared[0].arg == "self" else 0
-        return self.apply_summary(summary, node, {index + offset: v for index, v in enumerate(params)}, frame,
-                                  func=func)
-
-    def _called_back(self, site: Site, inputs: list[Value], frame: Frame) -> list[Value]:
-        """Functions given to a call the model does not know (`strategy.run(step, args=(x,))`,
-        `sorted(xs, key=f)`): it may call them with anything it was given, so each is evaluated
-        with every parameter receiving all of that."""
-        given = join([v for v in inputs if v.kind != Kind.CALLABLE])
-        out = []
-        for value in inputs:
-            if value.kind == Kind.CALLABLE and isinstance(value.func, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
-                result = self._callback_result(value, [given] * len(self._params(value.func)), site.node, frame)
-                if result is not None:
-                    out.append(result)
-        return out
 
     def _tuple_outputs(self, site: Site, result: Value, frame: Frame) -> Value:
         """`values, indices = tf.math.top_k(x)`: the outputs the table lists have no gradient; the
@@ -318,38 +251,6 @@ class Calls:
             return self._special_call(site, Value(kind=Kind.MODEL, model=origin), frame)
         return None
 
-    def _instance(self, info, site: Site) -> Value:
-        """`agent = Agent(env)`, a plain class of this file: the object holds what its `__init__`
-        sets on `self` (`self.net = keras.Sequential(...)`), each model or variable its own per
-        instantiation, so `agent.net(x)` is that model and `agent.net.trainable_variables` its
-        variables. Its methods are not followed here: calling one reads all it holds (calls.py,
-        `_maybe_uses_models`)."""
-        init = next((m for m in info.node.body if isinstance(m, ast.FunctionDef) and m.name == "__init__"), None)
-        if init is None or id(info) in self.instantiating:
-            return UNKNOWN
-        params = self._params(init)
-        frame = Frame({}, self.module, init, summary=True)  # no class: the attributes are this object's
-        for index, param in enumerate(params[1:]):
-            given = site.args[index] if index < len(site.args) else site.keywords.get(param.arg)
-            frame.env[param.arg] = given if given is not None else UNKNOWN
-        self.instantiating.add(id(info))
-        try:
-            self.exec_block(init.body, frame)
-        finally:
-            self.instantiating.discard(id(info))
-        span = self.doc.span(site.node)
-        fields = []
-        for key, value in frame.env.items():
-            attr = key.removeprefix("self.")
-            if attr == key or "." in attr:
-                continue
-            if value.kind in (Kind.MODEL, Kind.VARIABLE) and value.model is not None \
-                    and value.model.key.startswith("__init__:"):  # made here: this object's own
-                value = evolve(value, model=evolve(value.model, name=f"{info.node.name}().{attr}",
-                                                   key=f"instance:{span.line}:{span.col}.{attr}"))
-            fields.append((attr, value))
-        return Value(kind=Kind.UNKNOWN, fields=tuple(fields), role="instance") if fields else UNKNOWN
-
     def _plain_attribute(self, func: ast.AST, callee: Value, frame: Frame) -> bool:
         """`self.activation(x)` where `__init__` stored a function there: not a method of the model."""
         key = name_key(func)
@@ -442,6 +343,14 @@ class Calls:
             value = value.with_kind(Kind.TENSOR)
         if site.receiver is not None and site.receiver.role == "dataset" and site.method not in DATASET_ITERATION:
             value = evolve(value, role="dataset")  # `ds.batch(32).shuffle(100)`: still a dataset
+        if not is_tensorflow(qual) and site.method in (None, "copy") and any(v.role == "holder" for v in inputs):
+            # `dist.copy()`, `slicer(dist)`: what is made of a distribution still refers to its
+            # variables, and nothing says it computes anything here (`dist.log_prob(x)` does).
+            return evolve(value, kind=Kind.TENSOR, items=None, role="holder")
+        if site.receiver is not None and site.receiver.kind in (Kind.UNKNOWN, Kind.NUMBER) and not qual:
+            # A method of an object nobody can see (`solver.solve(fn, t0, y0)`): what it returns
+            # is not known to be a tensor (its `.states[0]` may index a tuple).
+            value = value.with_kind(Kind.UNKNOWN)
         return self.op(evolve(value, items=None) if value.items is not None else value, site.node, frame)
 
     def _function_value(self, node: ast.AST, value: Value, frame: Frame) -> Value:
@@ -475,16 +384,6 @@ class Calls:
         span = self.doc.span(site.node)
         opaque = {Grad(model, span, None, bootstrap=self._bootstrap_call(site.node), opaque=True) for model in models}
         return evolve(value, live=value.live | opaque)
-
-    def _reference_holder(self, site: Site, frame: Frame) -> Value:
-        """A TF Probability distribution, bijector or kernel keeps a reference to the variables it
-        is given and reads them each time it is evaluated: built before the tape and evaluated in
-        it, it is recorded. What it is given already computed (`loc * 2.0` before the tape) stays
-        what it was: an operation the tape did not see."""
-        inputs = site.inputs()
-        held = join([v for v in inputs if v.kind == Kind.VARIABLE])
-        computed = self.op(join([v for v in inputs if v.kind != Kind.VARIABLE]), site.node, frame)
-        return Value(held.live | computed.live, held.cut | computed.cut, Kind.TENSOR)
 
     def _library_call(self, site: Site, frame: Frame) -> Value | None:
         qual, node = site.qualname, site.node
@@ -530,13 +429,6 @@ class Calls:
         return None
 
 
-# TF Probability objects that hold references to the variables they are given (calls.py,
-# `_reference_holder`), and its variables read through a transformation.
-TFP_HOLDERS = ("tensorflow_probability.distributions.", "tensorflow_probability.bijectors.",
-               "tensorflow_probability.math.psd_kernels.", "tensorflow_probability.layers.distribution_layer.",
-               "tensorflow_probability.python.distributions.", "tensorflow_probability.python.bijectors.")
-TFP_VARIABLES = {"tensorflow_probability.util.TransformedVariable", "tensorflow_probability.util.DeferredModule"}
-
 # Dataset methods whose function tf.data traces (catalogue/gg4/gg406), and those that leave the
 # dataset (their result is elements, not a dataset).
 DATASET_FUNCTIONS = {"reduce", "map", "scan", "filter", "flat_map", "interleave", "window"}
@@ -546,12 +438,6 @@ DATASET_ITERATION = {"as_numpy_iterator", "get_single_element", "reduce", "cardi
 _LOG_FUNCTIONS = {"tensorflow.math.log", "tensorflow.log", "keras.ops.log", "keras.ops.numpy.log",
                   "tensorflow.nn.log_softmax", "tensorflow.math.log_softmax", "keras.ops.log_softmax",
                   "keras.ops.nn.log_softmax"}
-
-
-def _argument(site: Site, position: int, keyword: str | None) -> Value | None:
-    if keyword is not None and keyword in site.keywords:
-        return site.keywords[keyword]
-    return site.args[position] if position < len(site.args) else None
 
 
 def _keyword_constant(node: ast.Call, name: str, default):

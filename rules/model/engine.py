@@ -23,6 +23,7 @@ from .expressions import Expressions
 from .facts import Analysis, ClassInfo, Sink, SinkKind, SourceItem, TapeInfo
 from .frame import Frame
 from .layers import Layers
+from .objects import Objects
 from .library import KERAS_BASES, KERAS_MODEL_PACKAGES, TF_MODULES, is_traced_def
 from .record import engine_class
 from .sinks import Sinks
@@ -30,7 +31,7 @@ from .statements import Statements
 from .values import UNKNOWN, Cut, Grad, Kind, Origin, OriginKind, Value, evolve, join, variable_origins
 
 
-class Engine(Statements, Expressions, Calls, Layers, Sinks):
+class Engine(Statements, Expressions, Calls, Objects, Layers, Sinks):
     def __init__(self, doc: Document, break_rules, *, resolver=None, budget=None, depth: int = 0,
                  conventions: NameConventions = DEFAULT) -> None:
         self.doc = doc

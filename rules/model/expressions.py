@@ -113,6 +113,10 @@ class Expressions:
             return base
         if base.kind == Kind.GRADS:
             return evolve(base, kind=Kind.TENSOR)
+        if base.role == "holder" or base.kind == Kind.UNKNOWN:
+            # `dist[:5]`: another distribution on the same variables; `results.states[0]` of an
+            # object nobody can see: maybe a Python tuple. Neither is known to be an op here.
+            return evolve(base, items=None)
         return self.op(evolve(base, items=None), node, frame)
 
     def eval_BinOp(self, node: ast.BinOp, frame: Frame) -> Value:

@@ -120,8 +120,9 @@ def differentiated(sink: Sink, parts: dict[str, set[Origin]] | None = None) -> s
         asked = set().union(*(item.origins for item in sink.sources))
         if any(item.value.kind == Kind.VARIABLES and not item.origins for item in sink.sources):
             # Some of the sources are variables nobody can name: they may be any the loss reads.
-            asked |= {g.origin for g in sink.target.live} | {c.grad.origin for c in sink.target.cut
-                                                             if not _only_held_constant(c.grad.origin, sink)}
+            read = {g.origin for g in sink.target.live} | {c.grad.origin for c in sink.target.cut
+                                                          if not _only_held_constant(c.grad.origin, sink)}
+            asked |= {o for o in read if o.kind in (OriginKind.MODEL, OriginKind.VARIABLE)}
         keys = {o.key for item in sink.sources if item.value.role != "subset" for o in item.origins}
         grads = [*sink.target.live, *(c.grad for c in sink.target.cut)]
         used_parts = {g.origin for g in grads if g.origin.part_of is not None and g.origin.part_of in keys}
@@ -130,7 +131,9 @@ def differentiated(sink: Sink, parts: dict[str, set[Origin]] | None = None) -> s
         known = set().union(*((parts or {}).get(o.key, set()) for o in used_parts))
         return asked | known | used_parts
     live = {g.origin for g in sink.target.live}
-    origins = {o for o in live | {c.grad.origin for c in sink.target.cut} if not _watched_by_another_tape(o, sink)}
+    # A function's parameter (`actions` of `get_loss`) is not known to be trained: no claim about it.
+    origins = {o for o in live | {c.grad.origin for c in sink.target.cut}
+               if not _watched_by_another_tape(o, sink) and o.kind is not OriginKind.PARAM}
     # What reaches the loss only as a constant on purpose (through `tf.stop_gradient`, or as a TD
     # target) is not what the sink differentiates; a loss function's prediction always is.
     return {o for o in origins if o in live or o.kind is OriginKind.Y_PRED or not _only_held_constant(o, sink)}

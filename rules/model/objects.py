@@ -1,0 +1,146 @@
+"""Objects the engine knows the behaviour of without their code: functions handed to library calls
+(called there, by the table in callbacks.py), TF Probability objects that keep references to their
+variables, and instances of this file's plain classes (what their `__init__` sets)."""
+from __future__ import annotations
+
+import ast
+
+from .callbacks import CALLBACKS
+from .frame import Frame
+from .values import UNKNOWN, Kind, Site, Value, evolve, join
+
+# TF Probability objects that hold references to the variables they are given (`_reference_holder`),
+# and its variables read through a transformation.
+TFP_HOLDERS = ("tensorflow_probability.distributions.", "tensorflow_probability.bijectors.",
+               "tensorflow_probability.math.psd_kernels.", "tensorflow_probability.layers.distribution_layer.",
+               "tensorflow_probability.python.distributions.", "tensorflow_probability.python.bijectors.",
+               "tensorflow_probability.python.math.psd_kernels.", "tensorflow_probability.util.DeferredModule",
+               "tensorflow_probability.experimental.util.DeferredModule",
+               "tensorflow_probability.python.experimental.util.deferred_module.DeferredModule")
+TFP_VARIABLES = {"tensorflow_probability.util.TransformedVariable",
+                 "tensorflow_probability.python.util.deferred_tensor.TransformedVariable"}
+
+
+class Objects:
+    def _callback_entry(self, site: Site, frame: Frame) -> dict | None:
+        """The callbacks table's entry for the called library function (or builtin `map`)."""
+        func = site.node.func
+        if site.qualname is not None:
+            return CALLBACKS.get(site.qualname)
+        if isinstance(func, ast.Name) and frame.lookup(func.id) is None and func.id not in self.functions:
+            return CALLBACKS.get(func.id)
+        return None
+
+    def _library_callback(self, site: Site, entry: dict, frame: Frame) -> Value | None:
+        """`tf.map_fn(fn, x)`, `map(fn, xs)`, `tf.while_loop(cond, body, vars)`: what the function
+        returns when called with what the library gives it (callbacks.py)."""
+        params: list[Value] = []
+        for how, position, keyword in entry["receives"]:
+            value = _argument(site, position, keyword)
+            if value is None and position in entry.get("fallback", {}):
+                value = _argument(site, *entry["fallback"][position])
+            value = UNKNOWN if value is None else value
+            if how == "element":
+                params.append(self._element(value))
+            elif how == "items":
+                params.extend(value.items or (value,))
+            else:
+                params.append(value)
+        if "rest" in entry:
+            params.extend(self._element(value) for value in site.args[entry["rest"]:])
+        results = []
+        for position, keyword in entry.get("functions") or (entry["function"],):
+            function, node = _argument(site, position, keyword), site.arg_node(position, keyword)
+            if function is None or node is None:
+                return None
+            result = self._callback_result(self._function_value(node, function, frame), params, site.node, frame)
+            if result is None:
+                return None
+            results.append(result)
+        return self.op(evolve(join(results), kind=Kind.TENSOR, items=None), site.node, frame)
+
+    def _callback_result(self, function: Value, params: list[Value], node: ast.Call, frame: Frame) -> Value | None:
+        """What `function` (a function, lambda or method of this file, or a model) returns for
+        `params`, by its summary; None when that is not known."""
+        if function.kind == Kind.MODEL:
+            return self.op(join([self._model_output(function, node, frame), *params]), node, frame)
+        func = function.func
+        if function.kind != Kind.CALLABLE or not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            return None
+        cls = self.class_of_function.get(id(func))
+        summary = self.summary(func, cls, function.role == "traced")
+        if summary is None or summary.kind in (Kind.MODEL, Kind.VARIABLE):
+            return None
+        declared = self._params(func)
+        offset = 1 if cls is not None and declared and declared[0].arg == "self" else 0
+        return self.apply_summary(summary, node, {index + offset: v for index, v in enumerate(params)}, frame,
+                                  func=func)
+
+    def _called_back(self, site: Site, inputs: list[Value], frame: Frame) -> list[Value]:
+        """Functions given to a call the model does not know (`strategy.run(step, args=(x,))`,
+        `sorted(xs, key=f)`): it may call them with anything it was given, so each is evaluated
+        with every parameter receiving all of that."""
+        given = join([v for v in inputs if v.kind != Kind.CALLABLE])
+        out = []
+        for value in inputs:
+            if value.kind == Kind.CALLABLE and isinstance(value.func, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+                result = self._callback_result(value, [given] * len(self._params(value.func)), site.node, frame)
+                if result is not None:
+                    out.append(result)
+        return out
+
+    def _instance(self, info, site: Site) -> Value:
+        """`agent = Agent(env)`, a plain class of this file: the object holds what its `__init__`
+        sets on `self` (`self.net = keras.Sequential(...)`), each model or variable its own per
+        instantiation, so `agent.net(x)` is that model and `agent.net.trainable_variables` its
+        variables. Its methods are not followed here: calling one reads all it holds (calls.py,
+        `_maybe_uses_models`)."""
+        init = next((m for m in info.node.body if isinstance(m, ast.FunctionDef) and m.name == "__init__"), None)
+        if init is None or id(info) in self.instantiating:
+            return UNKNOWN
+        params = self._params(init)
+        frame = Frame({}, self.module, init, summary=True)  # no class: the attributes are this object's
+        for index, param in enumerate(params[1:]):
+            given = site.args[index] if index < len(site.args) else site.keywords.get(param.arg)
+            frame.env[param.arg] = given if given is not None else UNKNOWN
+        self.instantiating.add(id(info))
+        try:
+            self.exec_block(init.body, frame)
+        finally:
+            self.instantiating.discard(id(info))
+        span = self.doc.span(site.node)
+        fields = []
+        for key, value in frame.env.items():
+            attr = key.removeprefix("self.")
+            if attr == key or "." in attr:
+                continue
+            if value.kind in (Kind.MODEL, Kind.VARIABLE) and value.model is not None \
+                    and value.model.key.startswith("__init__:"):  # made here: this object's own
+                value = evolve(value, model=evolve(value.model, name=f"{info.node.name}().{attr}",
+                                                   key=f"instance:{span.line}:{span.col}.{attr}"))
+            fields.append((attr, value))
+        return Value(kind=Kind.UNKNOWN, fields=tuple(fields), role="instance") if fields else UNKNOWN
+
+    def _reference_holder(self, site: Site, frame: Frame) -> Value:
+        """A TF Probability distribution, bijector or kernel keeps a reference to the variables it
+        is given and reads them each time it is evaluated: built before the tape and evaluated in
+        it, it is recorded. What it is given already computed (`loc * 2.0` before the tape) stays
+        what it was: an operation the tape did not see."""
+        inputs = site.inputs()
+        # A function it is given (`DeferredModule(build_fn, *args)`) runs at each use: what it reads is held.
+        later = Frame({}, frame, frame.function, cls=frame.cls, summary=True)  # (records no op here)
+        held = join([v for v in inputs if _held(v)] + self._called_back(site, inputs, later))
+        computed = self.op(join([v for v in inputs if not _held(v)]), site.node, frame)
+        return Value(held.live | computed.live, held.cut | computed.cut, Kind.TENSOR, role="holder")
+
+
+def _held(value: Value) -> bool:
+    """A variable, a TF Probability object, or a list of them (`components=[...]`): what such an
+    object keeps a reference to, not a value computed when it is built."""
+    return value.kind == Kind.VARIABLE or value.role == "holder" or bool(value.items) and all(map(_held, value.items))
+
+
+def _argument(site: Site, position: int, keyword: str | None) -> Value | None:
+    if keyword is not None and keyword in site.keywords:
+        return site.keywords[keyword]
+    return site.args[position] if position < len(site.args) else None
