@@ -10,7 +10,7 @@ from .facts import MinimizeCall, attribute_key, name_key
 from .frame import Frame
 from .library import (TF_FUNCTION, NUMPY_FUNCTIONS, COLLECTION_ADDERS, FIT_METHODS, is_integer_dtype, GRADIENT_METHODS, KERAS_MODEL_FACTORIES, KERAS_MODEL_PREFIXES,
                       MODEL_RETURNING_METHODS, NOT_FORWARD_METHODS, NOT_TENSOR_NAMESPACES, PREDICT_METHODS)
-from .objects import TFP_HOLDERS, TFP_VARIABLES
+from .objects import NOT_HOLDERS, TFP_HOLDERS, TFP_VARIABLES, refers
 from .values import UNKNOWN, Break, Grad, Kind, Origin, OriginKind, Site, Value, cut_by, evolve, held, join, variable_origins
 
 
@@ -327,6 +327,7 @@ class Calls:
         if isinstance(site.node.func, ast.Name) and site.node.func.id in ("len", "range", "print", "isinstance", "str", "repr", "type", "id", "hash"):
             return UNKNOWN
         inputs.extend(self._called_back(site, inputs, frame))
+        inputs.extend(self.evaluated_holder(site, frame))
         value = join(inputs) if inputs else UNKNOWN
         if not is_numpy(qual) and not is_tensorflow(qual):
             value = self._maybe_uses_models(site, value)
@@ -343,7 +344,8 @@ class Calls:
             value = value.with_kind(Kind.TENSOR)
         if site.receiver is not None and site.receiver.role == "dataset" and site.method not in DATASET_ITERATION:
             value = evolve(value, role="dataset")  # `ds.batch(32).shuffle(100)`: still a dataset
-        if not is_tensorflow(qual) and site.method in (None, "copy") and any(v.role == "holder" for v in inputs):
+        evaluating = site.receiver is not None and site.receiver.role == "holder" and site.method != "copy"
+        if not is_tensorflow(qual) and not evaluating and any(map(refers, inputs)):
             # `dist.copy()`, `slicer(dist)`: what is made of a distribution still refers to its
             # variables, and nothing says it computes anything here (`dist.log_prob(x)` does).
             return evolve(value, kind=Kind.TENSOR, items=None, role="holder")
@@ -402,8 +404,9 @@ class Calls:
         if qual in TFP_VARIABLES:
             # `TransformedVariable(1.0, Softplus())`: a new variable, read through its bijector.
             return Value(kind=Kind.VARIABLE, model=Origin(OriginKind.NEW, "", ""))
-        if qual.startswith(TFP_HOLDERS) and qual.rsplit(".", 1)[-1][:1].isupper():
-            return self._reference_holder(site, frame)
+        if qual.startswith(TFP_HOLDERS) and not qual.startswith(NOT_HOLDERS) \
+                and any(part[:1].isupper() for part in qual.split(".")):
+            return self._reference_holder(site, frame)  # a class, or its alternate constructor
         if qual in ("tensorflow.Variable", "tensorflow.compat.v1.Variable"):
             if any(v.live for v in site.inputs()):
                 return None  # re-created from a gradient-carrying value: a break rule's business

@@ -268,6 +268,9 @@ class Engine(Statements, Expressions, Calls, Objects, Layers, Sinks):
             result = evolve(result, items=frame.returns[0].items)
         if frame.returns and all(r.kind == Kind.MODEL for r in frame.returns):
             result = Value(kind=Kind.MODEL, model=frame.returns[0].model, effect=frame.returns[0].effect)
+        elif frame.returns and all(r.role == "holder" for r in frame.returns):
+            # `def make_dist(rate): return Poisson(rate=rate)`: the caller gets a distribution
+            result = evolve(result, role="holder", fields=tuple(dict(f for r in frame.returns for f in r.fields or ()).items()))
         self.summaries[key] = result
         return result
 
@@ -316,7 +319,23 @@ class Engine(Statements, Expressions, Calls, Objects, Layers, Sinks):
             else:
                 cut.add(c)
         value = Value(frozenset(live), frozenset(cut), summary.kind)
+        if summary.role == "holder":  # a distribution made by the function: evaluated later, where it is used
+            return evolve(value, role="holder", fields=self._references_at_call(summary, node, func))
         return self.op(value, node, frame)
+
+    def _references_at_call(self, summary: Value, node: ast.Call, func: ast.AST | None) -> tuple:
+        """The names a returned TF Probability object reads, as the caller spells them: a parameter
+        is the name the call passes for it (`make_poisson(rate)`), another name stays."""
+        params = [p.arg for p in self._params(func)] if func is not None else []
+        given = {p: a for p, a in zip(params, node.args)} | {k.arg: k.value for k in node.keywords if k.arg}
+        names = []
+        for name, value in summary.fields or ():
+            if name in params:
+                if isinstance(given.get(name), ast.Name):
+                    names.append((given[name].id, value))
+            else:
+                names.append((name, value))
+        return tuple(names)
 
 
 def _is_keras_base(qual: str, name: str) -> bool:

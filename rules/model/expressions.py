@@ -103,7 +103,7 @@ class Expressions:
         if base.items and isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, int):
             if -len(base.items) <= node.slice.value < len(base.items):
                 return self._read(base.items[node.slice.value], node)  # `variables[0] * 2.0` reads it
-        if base.fields and base.role != "instance" and isinstance(node.slice, ast.Constant):
+        if base.fields and base.role not in ("instance", "holder") and isinstance(node.slice, ast.Constant):
             entry = held(base, node.slice.value)
             if entry is not None:
                 return self._read(entry, node)  # `agent_infos["log_std"]`: that key's value
@@ -213,6 +213,12 @@ class Expressions:
         value = self.eval(node.value, frame)
         self.bind(node.target, value, frame, node.value)
         return value
+
+    def eval_Yield(self, node: ast.Yield, frame: Frame) -> Value:
+        """A generator's elements are what it yields: in its summary, its results."""
+        if node.value is not None:
+            frame.returns.append(self.eval(node.value, frame))
+        return UNKNOWN  # what the caller sends back
 
     def eval_Lambda(self, node: ast.Lambda, frame: Frame) -> Value:
         if frame is not self.module:

@@ -9,14 +9,12 @@ from .callbacks import CALLBACKS
 from .frame import Frame
 from .values import UNKNOWN, Kind, Site, Value, evolve, join
 
-# TF Probability objects that hold references to the variables they are given (`_reference_holder`),
-# and its variables read through a transformation.
-TFP_HOLDERS = ("tensorflow_probability.distributions.", "tensorflow_probability.bijectors.",
-               "tensorflow_probability.math.psd_kernels.", "tensorflow_probability.layers.distribution_layer.",
-               "tensorflow_probability.python.distributions.", "tensorflow_probability.python.bijectors.",
-               "tensorflow_probability.python.math.psd_kernels.", "tensorflow_probability.util.DeferredModule",
-               "tensorflow_probability.experimental.util.DeferredModule",
-               "tensorflow_probability.python.experimental.util.deferred_module.DeferredModule")
+# TF Probability objects that hold references to the variables and tensors they are given
+# (`_reference_holder`): every class of the library but its Keras layers (distributions, bijectors,
+# kernels, linear operators, joint distributions, MCMC kernels); and TensorFlow's linear operators.
+TFP_HOLDERS = ("tensorflow_probability.", "tensorflow.linalg.LinearOperator")
+NOT_HOLDERS = ("tensorflow_probability.layers.", "tensorflow_probability.python.layers.")
+# TF Probability's variables read through a transformation.
 TFP_VARIABLES = {"tensorflow_probability.util.TransformedVariable",
                  "tensorflow_probability.python.util.deferred_tensor.TransformedVariable"}
 
@@ -131,13 +129,41 @@ class Objects:
         later = Frame({}, frame, frame.function, cls=frame.cls, summary=True)  # (records no op here)
         held = join([v for v in inputs if _held(v)] + self._called_back(site, inputs, later))
         computed = self.op(join([v for v in inputs if not _held(v)]), site.node, frame)
-        return Value(held.live | computed.live, held.cut | computed.cut, Kind.TENSOR, role="holder")
+        return Value(held.live | computed.live, held.cut | computed.cut, Kind.TENSOR, role="holder",
+                     fields=_references(site, inputs))
+
+    def evaluated_holder(self, site: Site, frame: Frame) -> list[Value]:
+        """`dist.log_prob(x)`: the names the object was built from, as they are now (`tape.watch(mean)`
+        after `Beta(mean, variance)` makes `mean` watched: TensorFlow sees the op read it)."""
+        receiver = site.receiver
+        if receiver is None or receiver.role != "holder" or site.method in (None, "copy"):
+            return []
+        return [now for name, _ in receiver.fields or () if (now := frame.lookup(name)) is not None]
 
 
 def _held(value: Value) -> bool:
-    """A variable, a TF Probability object, or a list of them (`components=[...]`): what such an
-    object keeps a reference to, not a value computed when it is built."""
-    return value.kind == Kind.VARIABLE or value.role == "holder" or bool(value.items) and all(map(_held, value.items))
+    """A variable, a TF Probability object, or a container of them (`components=[...]`, the pairs of
+    an `OrderedDict`): what such an object keeps a reference to, not a value computed when it is
+    built."""
+    if value.kind == Kind.VARIABLE or value.role == "holder":
+        return True
+    return bool(value.items) and all(_held(i) or not (i.live or i.cut) for i in value.items) and refers(value)
+
+
+def refers(value: Value) -> bool:
+    """The value is, or contains, a TF Probability object."""
+    return value.role == "holder" or bool(value.items) and any(map(refers, value.items))
+
+
+def _references(site: Site, inputs: list[Value]) -> tuple:
+    """The names a TF Probability object is built from (`Beta(mean, variance)`), and those of the
+    objects it is built from: read again each time it is evaluated."""
+    names = [(node.id, UNKNOWN) for node in [*site.node.args, *(k.value for k in site.node.keywords)]
+             if isinstance(node, ast.Name)]
+    for value in inputs:
+        if value.role == "holder":
+            names.extend(value.fields or ())
+    return tuple(dict(names).items())
 
 
 def _argument(site: Site, position: int, keyword: str | None) -> Value | None:

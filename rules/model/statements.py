@@ -7,6 +7,7 @@ from collections.abc import Iterator
 
 from .facts import Rebinding, TapeInfo, attribute_key, name_key
 from .frame import Frame, _handler
+from .objects import refers
 from ..diagnostics import Span
 from .values import UNKNOWN, Break, Cut, Kind, Origin, OriginKind, Value, evolve, join
 
@@ -300,6 +301,8 @@ def _merge(a: Value, b: Value) -> Value:
             return known
     merged = join([a, b])
     kind = a.kind if a.kind == b.kind else (a.kind if b.kind == Kind.UNKNOWN else b.kind if a.kind == Kind.UNKNOWN else merged.kind)
+    if refers(a) or refers(b):  # a TF Probability object in one branch: it may be one (objects.py)
+        return evolve(merged, kind=kind, role="holder", fields=(a.fields or ()) + (b.fields or ()))
     return evolve(merged, kind=kind)
 
 
