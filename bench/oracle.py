@@ -72,8 +72,12 @@ def main(argv=None) -> int:
     elapsed = time.monotonic() - started
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, cwd=ROOT).stdout.strip()
     dirty = subprocess.run(["git", "status", "--porcelain", "rules"], capture_output=True, text=True, cwd=ROOT).stdout.strip()
-    header = (f"seed {args.seed}, programs {args.start}..{args.start + args.count - 1}, "
-              f"gradguard at {commit}{' (rules/ modified)' if dirty else ''}, {elapsed:.0f} s")
+    import gradguard.rules
+
+    where = Path(gradguard.rules.__file__).resolve().parent
+    which = (f"gradguard at {commit}{' (rules/ modified)' if dirty else ''}" if where == ROOT / "rules"
+             else f"gradguard from {where} (not this checkout)")
+    header = f"seed {args.seed}, programs {args.start}..{args.start + args.count - 1}, {which}, {elapsed:.0f} s"
     text = header + "\n\n" + runner.table(verdicts)
     print(text)
     if args.out:

@@ -40,6 +40,17 @@ CALLBACKS: dict[str, dict] = {
     "keras.ops.cond": {"functions": ((1, "true_fn"), (2, "false_fn")), "receives": ()},
 }
 
+# Loops TensorFlow builds as graph ops when traced (`tf.function`): there the gradient of the loop
+# is defined for every input, and a cut inside the function gives zeros, not None (checked with
+# TensorFlow by bench/oracle.py): a cut inside proves no missing gradient in a traced function.
+GRAPH_LOOPS = {"tensorflow.map_fn", "tensorflow.vectorized_map", "tensorflow.scan", "tensorflow.foldl",
+               "tensorflow.foldr", "tensorflow.while_loop", "keras.ops.vectorized_map", "keras.ops.fori_loop",
+               "keras.ops.while_loop"}
+
+# `tf.vectorized_map` traces its function even when called eagerly; an op it cannot vectorize
+# (`tf.numpy_function`, GG107) makes it fall back to a graph `while_loop`: zeros, not None.
+VECTORIZED_FALLBACK = {"tensorflow.vectorized_map": {"GG107"}, "keras.ops.vectorized_map": {"GG107"}}
+
 # Aliases the imports resolve to the same functions.
 for _alias, _name in (("tensorflow.compat.v2.map_fn", "tensorflow.map_fn"),
                       ("tensorflow.compat.v2.while_loop", "tensorflow.while_loop"),
@@ -50,3 +61,7 @@ for _alias, _name in (("tensorflow.compat.v2.map_fn", "tensorflow.map_fn"),
                       ("keras.ops.core.cond", "keras.ops.cond"),
                       ("keras.ops.core.vectorized_map", "keras.ops.vectorized_map")):
     CALLBACKS[_alias] = CALLBACKS[_name]
+    if _name in GRAPH_LOOPS:
+        GRAPH_LOOPS.add(_alias)
+    if _name in VECTORIZED_FALLBACK:
+        VECTORIZED_FALLBACK[_alias] = VECTORIZED_FALLBACK[_name]

@@ -236,7 +236,8 @@ class Calls:
                 return Value(kind=Kind.MODEL, model=self.fresh_origin(node), effect=self.class_effect(info))
             return self._instance(info, site) if info is not None else UNKNOWN
         if callee.kind == Kind.CALLABLE and callee.func is not None:
-            return self._local_call(site, callee.func, frame, traced=callee.role == "traced")
+            # AutoGraph converts what a traced function calls too (`float(t)` there is a cast).
+            return self._local_call(site, callee.func, frame, traced=callee.role == "traced" or frame.in_trace())
         if callee.kind == Kind.UNKNOWN and not callee.live and isinstance(node.func, ast.Name) \
                 and frame.lookup(node.func.id) is None and (foreign := self._foreign_call(site, frame)):
             return foreign  # a name from `from helpers import *`

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import ast
 
-from .callbacks import CALLBACKS
+from .callbacks import CALLBACKS, GRAPH_LOOPS, VECTORIZED_FALLBACK
 from .frame import Frame
 from .values import UNKNOWN, Kind, Site, Value, evolve, join
 
@@ -51,22 +51,32 @@ class Objects:
             function, node = _argument(site, position, keyword), site.arg_node(position, keyword)
             if function is None or node is None:
                 return None
-            result = self._callback_result(self._function_value(node, function, frame), params, site.node, frame)
+            # TensorFlow runs what it is given through AutoGraph (`tf.map_fn`'s `float(t)` is a cast)
+            converted = (site.qualname or "").startswith("tensorflow.")
+            result = self._callback_result(self._function_value(node, function, frame), params, site.node, frame,
+                                           converted)
             if result is None:
                 return None
             results.append(result)
-        return self.op(evolve(join(results), kind=Kind.TENSOR, items=None), site.node, frame)
+        value = join(results)
+        traced_loop = site.qualname in GRAPH_LOOPS and frame.in_trace()
+        fallback = VECTORIZED_FALLBACK.get(site.qualname or "", set())
+        zeros = {c for c in value.cut if traced_loop or c.brk.code in fallback}
+        if zeros:  # a graph loop's gradient is zeros where its function cuts: no None to claim
+            value = evolve(value, live=value.live | {c.grad for c in zeros}, cut=value.cut - zeros)
+        return self.op(evolve(value, kind=Kind.TENSOR, items=None), site.node, frame)
 
-    def _callback_result(self, function: Value, params: list[Value], node: ast.Call, frame: Frame) -> Value | None:
+    def _callback_result(self, function: Value, params: list[Value], node: ast.Call, frame: Frame,
+                         converted: bool = False) -> Value | None:
         """What `function` (a function, lambda or method of this file, or a model) returns for
-        `params`, by its summary; None when that is not known."""
+        `params`, by its summary (`converted`: as AutoGraph runs it); None when that is not known."""
         if function.kind == Kind.MODEL:
             return self.op(join([self._model_output(function, node, frame), *params]), node, frame)
         func = function.func
         if function.kind != Kind.CALLABLE or not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
             return None
         cls = self.class_of_function.get(id(func))
-        summary = self.summary(func, cls, function.role == "traced")
+        summary = self.summary(func, cls, function.role == "traced" or converted or frame.in_trace())
         if summary is None or summary.kind in (Kind.MODEL, Kind.VARIABLE):
             return None
         declared = self._params(func)
