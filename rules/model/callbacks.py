@@ -43,9 +43,8 @@ CALLBACKS: dict[str, dict] = {
 # Loops TensorFlow builds as graph ops when traced (`tf.function`): there the gradient of the loop
 # is defined for every input, and a cut inside the function gives zeros, not None (checked with
 # TensorFlow by bench/oracle.py): a cut inside proves no missing gradient in a traced function.
-GRAPH_LOOPS = {"tensorflow.map_fn", "tensorflow.vectorized_map", "tensorflow.scan", "tensorflow.foldl",
-               "tensorflow.foldr", "tensorflow.while_loop", "keras.ops.vectorized_map", "keras.ops.fori_loop",
-               "keras.ops.while_loop"}
+GRAPH_LOOPS = {"tensorflow.map_fn", "tensorflow.scan", "tensorflow.foldl", "tensorflow.foldr", "tensorflow.while_loop",
+               "keras.ops.fori_loop", "keras.ops.while_loop"}
 
 # `tf.vectorized_map` traces its function even when called eagerly; an op it cannot vectorize
 # (`tf.numpy_function`, GG107) makes it fall back to a graph `while_loop`: zeros, not None.

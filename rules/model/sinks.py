@@ -91,16 +91,34 @@ class Sinks:
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
             left, right = self._source_items(node.left, frame, tape), self._source_items(node.right, frame, tape)
             return None if left is None or right is None else left + right
-        return self._value_items(node, self.eval(node, frame), tape)
+        return self._value_items(node, self.eval(node, frame), tape, frame)
 
-    def _value_items(self, node: ast.AST, value: Value, tape: TapeInfo | None) -> list[SourceItem] | None:
+    def _element_now(self, element: ast.AST | None, captured: Value, frame: Frame) -> Value | None:
+        """The value of a list element's name now, when it still holds what the list captured
+        (watching it since is allowed: the tape watches that very tensor); else None."""
+        if not isinstance(element, ast.Name) or (now := frame.lookup(element.id)) is None:
+            return None
+        unwatched = evolve(now, watched=captured.watched,
+                           live=frozenset(g for g in now.live if g.origin.kind is not OriginKind.WATCHED) |
+                           frozenset(g for g in captured.live if g.origin.kind is OriginKind.WATCHED))
+        return now if unwatched == captured else None
+
+    def _value_items(self, node: ast.AST, value: Value, tape: TapeInfo | None, frame: Frame) -> list[SourceItem] | None:
         """The source items of one value (`node` is where it is written)."""
         if value.items and value.kind not in (Kind.VARIABLES, Kind.MODEL) or value.kind == Kind.VARIABLES \
                 and value.items and not value.sources:
             # `params = [x, target_net]` bound before: each element is a source, written as `params`.
             items = []
-            for item in value.items:
-                sub = self._value_items(node, item, tape)
+            for index, item in enumerate(value.items):
+                element = value.elements[index] if value.elements else None
+                now = self._element_now(element, item, frame)
+                if now is not None:  # `w` of `params = [w, net]`, still that tensor: as if written here
+                    sub = self._value_items(element, now, tape, frame)
+                    if sub is None:
+                        return None
+                    items.extend(sub)
+                    continue
+                sub = self._value_items(node, item, tape, frame)
                 if sub is None:
                     return None
                 # A tensor in the list: whether it is watched is known by its name, not here (the

@@ -216,6 +216,8 @@ class Statements:
             value = _name_instance(key, value)
         if value.items and isinstance(value_node, (ast.List, ast.Tuple)):
             value = self._name_new_items(key, value, frame, value_node)
+            if len(value_node.elts) == len(value.items):
+                value = evolve(value, elements=tuple(value_node.elts))
         if key.startswith("self.") and frame.cls is not None:
             # An attribute may be set in several places (branches of `__init__`, other methods):
             # the other methods may see any of those values.

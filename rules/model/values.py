@@ -179,6 +179,9 @@ class Value:
     # constant (`"tensorflow.int32"` for `tf.int32`): followed through names, module globals and
     # dict entries, so a rule sees `tf.cast(x, DTYPE)` as the cast it is.
     constant: object = None
+    # A list or tuple written out and bound to a name (`params = [w, target_net]`): the element
+    # expressions, so that `tape.gradient(loss, params)` can judge each name as it is then.
+    elements: tuple | None = None
 
     def with_kind(self, kind: Kind) -> "Value":
         return self if kind == self.kind else evolve(self, kind=kind)
