@@ -105,8 +105,8 @@ class Sinks:
 
     def _value_items(self, node: ast.AST, value: Value, tape: TapeInfo | None, frame: Frame) -> list[SourceItem] | None:
         """The source items of one value (`node` is where it is written)."""
-        if value.items and value.kind not in (Kind.VARIABLES, Kind.MODEL) or value.kind == Kind.VARIABLES \
-                and value.items and not value.sources:
+        if value.items and (value.kind not in (Kind.VARIABLES, Kind.MODEL)
+                            or value.kind == Kind.VARIABLES and not value.sources):
             # `params = [x, target_net]` bound before: each element is a source, written as `params`.
             items = []
             for index, item in enumerate(value.items):

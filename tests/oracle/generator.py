@@ -118,6 +118,31 @@ class _Writer:
 # Holders
 
 
+# The holders whose class the program defines: the class's name stem, and its text after the name.
+_CLASSES = {
+    "subclassed_model": ("Net", "(keras.Model):\n"
+                                "    def __init__(self):\n"
+                                "        super().__init__()\n"
+                                "        self.hidden = keras.layers.Dense(4, activation=\"tanh\")\n"
+                                "        self.head = keras.layers.Dense(1)\n\n"
+                                "    def call(self, inputs):\n"
+                                "        return self.head(self.hidden(inputs))\n"),
+    "layer_build": ("Linear", "(keras.layers.Layer):\n"
+                              "    def build(self, input_shape):\n"
+                              "        self.w = self.add_weight(shape=(input_shape[-1], 1), initializer=\"random_normal\")\n"
+                              "        self.b = self.add_weight(shape=(1,), initializer=\"zeros\")\n\n"
+                              "    def call(self, inputs):\n"
+                              "        return tf.matmul(inputs, self.w) + self.b\n"),
+    "tf_module": ("Affine", "(tf.Module):\n"
+                            "    def __init__(self):\n"
+                            "        super().__init__()\n"
+                            "        self.w = tf.Variable(tf.random.normal((3, 1)))\n"
+                            "        self.b = tf.Variable(tf.zeros((1,)))\n\n"
+                            "    def __call__(self, inputs):\n"
+                            "        return tf.matmul(inputs, self.w) + self.b\n"),
+}
+
+
 def _holder(kind: str, name: str, w: _Writer) -> _Holder:
     dense2 = "keras.Sequential([keras.layers.Dense(4, activation=\"tanh\"), keras.layers.Dense(1)])"
     if kind == "variable":
@@ -136,37 +161,13 @@ def _holder(kind: str, name: str, w: _Writer) -> _Holder:
         return _Holder(name, kind, [f"{inp} = keras.Input((3,))",
                                     f"{name} = keras.Model({inp}, keras.layers.Dense(1)(keras.layers.Dense(4)({inp})))"],
                        f"{name}({{x}})", f"{name}.trainable_variables", model=name)
-    if kind == "subclassed_model":
-        cls = f"Net{name.title().replace('_', '')}"
-        w.defs.append(f"class {cls}(keras.Model):\n"
-                      f"    def __init__(self):\n"
-                      f"        super().__init__()\n"
-                      f"        self.hidden = keras.layers.Dense(4, activation=\"tanh\")\n"
-                      f"        self.head = keras.layers.Dense(1)\n\n"
-                      f"    def call(self, inputs):\n"
-                      f"        return self.head(self.hidden(inputs))\n")
-        return _Holder(name, kind, [f"{name} = {cls}()"], f"{name}({{x}})", f"{name}.trainable_variables", model=name)
-    if kind == "layer_build":
-        cls = f"Linear{name.title().replace('_', '')}"
-        w.defs.append(f"class {cls}(keras.layers.Layer):\n"
-                      f"    def build(self, input_shape):\n"
-                      f"        self.w = self.add_weight(shape=(input_shape[-1], 1), initializer=\"random_normal\")\n"
-                      f"        self.b = self.add_weight(shape=(1,), initializer=\"zeros\")\n\n"
-                      f"    def call(self, inputs):\n"
-                      f"        return tf.matmul(inputs, self.w) + self.b\n")
-        return _Holder(name, kind, [f"{name} = {cls}()"], f"{name}({{x}})", f"{name}.trainable_variables", model=name)
-    if kind == "tf_module":
-        cls = f"Affine{name.title().replace('_', '')}"
-        w.defs.append(f"class {cls}(tf.Module):\n"
-                      f"    def __init__(self):\n"
-                      f"        super().__init__()\n"
-                      f"        self.w = tf.Variable(tf.random.normal((3, 1)))\n"
-                      f"        self.b = tf.Variable(tf.zeros((1,)))\n\n"
-                      f"    def __call__(self, inputs):\n"
-                      f"        return tf.matmul(inputs, self.w) + self.b\n")
+    if kind in _CLASSES:
+        stem, text = _CLASSES[kind]
+        cls = f"{stem}{name.title().replace('_', '')}"
+        w.defs.append(f"class {cls}{text}")
         # A tf.Module's trainable_variables is a tuple: `list(...)` joins it with other lists.
-        return _Holder(name, kind, [f"{name} = {cls}()"], f"{name}({{x}})", f"list({name}.trainable_variables)",
-                       model=name)
+        variables = f"list({name}.trainable_variables)" if kind == "tf_module" else f"{name}.trainable_variables"
+        return _Holder(name, kind, [f"{name} = {cls}()"], f"{name}({{x}})", variables, model=name)
     if kind == "factory":
         maker = f"make_{name}"
         w.defs.append(f"def {maker}(units=4):\n"
@@ -215,19 +216,41 @@ def _inner(w: _Writer, brk: str | None) -> str:
     return w.rng.choice(INNER_STEPS)
 
 
+# Steps that are one expression of `{e}` (the value) and `{inner}` (what a callback does to its
+# element `t`): the templates (one is drawn at random when there are several), and whether the
+# step reads `{e}` twice (then `{e}` is bound to a name first).
+_TEMPLATES = {
+    "arith": (["2.0 * {e} - 1.0", "({e}) * 0.5", "{e} + tf.ones((4, 1))", "-({e})"], False),
+    "self_mul": (["{e} * {e}"], True),
+    "identity_op": (["tf.identity({e})", "tf.reshape({e}, (4, 1))", "tf.nn.sigmoid({e})"], False),
+    "lambda_call": (["(lambda t: {inner})({e})"], False),
+    "list_index": (["[{e}][0]", "[{e}, {e}][-1]", "({e},)[0]"], False),
+    "dict_get": (['{{"out": {e}, "aux": 1.0}}["out"]'], False),
+    "slice": (["{e}[:, :1]", "{e}[:, 0:1]", "{e}[...]"], False),
+    "map_fn": (["tf.map_fn(lambda t: {inner}, {e})"], False),
+    "vectorized_map": (["tf.vectorized_map(lambda t: {inner}, {e})"], False),
+    "nest_map": (["tf.nest.map_structure(lambda t: {inner}, {e})"], False),
+    "nest_flatten": (["tf.nest.flatten([{e}])[0]"], False),
+    "builtin_map": (["list(map(lambda t: {inner}, [{e}]))[0]"], False),
+    "listcomp": (["[{inner} for t in [{e}]][0]"], False),
+    "genexp_sum": (["sum({inner} for t in [{e}])"], False),
+    "stack_index": (["tf.stack([{e}, {e}])[0]"], True),
+    "concat": (["tf.concat([{e}], axis=1)", "tf.concat([{e}, {e}], axis=0)[:4]"], True),
+    "add_n_single": (["tf.add_n([{e}])"], False),
+    "while_loop": (["tf.while_loop(lambda i, t: i < 2, lambda i, t: (i + 1, {inner}), (tf.constant(0), {e}))[1]"], False),
+    "scan": (["tf.scan(lambda acc, t: acc + ({inner}), {e})"], False),
+}
+
+
 def _flow(kind: str, e: str, w: _Writer, brk: str | None, path: list[str]) -> tuple[str, bool]:
     """The expression of step `kind` applied to `e`; statements it needs go into `path`. Returns
     (expression, whether it must be a statement of its own: it reads `e` twice or unpacks)."""
     rng = w.rng
     inner = _inner(w, brk) if kind in CALLBACK_FLOWS else None
-    if kind == "arith":
-        return rng.choice([f"2.0 * {e} - 1.0", f"({e}) * 0.5", f"{e} + tf.ones((4, 1))", f"-({e})"]), False
-    if kind == "self_mul":
-        return f"{e} * {e}", True
-    if kind == "identity_op":
-        return rng.choice([f"tf.identity({e})", f"tf.reshape({e}, (4, 1))", f"tf.nn.sigmoid({e})"]), False
-    if kind == "lambda_call":
-        return f"(lambda t: {inner})({e})", False
+    if kind in _TEMPLATES:
+        templates, twice = _TEMPLATES[kind]
+        template = templates[0] if len(templates) == 1 else rng.choice(templates)
+        return template.format(e=e, inner=inner), twice
     if kind == "closure_lambda":
         name = w.fresh("h")
         path.append(f"{name} = {e}")
@@ -246,47 +269,16 @@ def _flow(kind: str, e: str, w: _Writer, brk: str | None, path: list[str]) -> tu
         obj = cls.lower()
         w.defs.append(f"class {cls}:\n    def apply(self, t):\n        return {inner}\n\n\n{obj} = {cls}()\n")
         return f"{obj}.apply({e})", False
-    if kind == "list_index":
-        return rng.choice([f"[{e}][0]", f"[{e}, {e}][-1]", f"({e},)[0]"]), False
     if kind == "tuple_unpack":
         a, b = w.fresh("a"), w.fresh("b")
         path.append(f"{a}, {b} = {e}, 0.0")
         return f"{a} + {b}", False
-    if kind == "dict_get":
-        return f"{{\"out\": {e}, \"aux\": 1.0}}[\"out\"]", False
     if kind == "attr_store":
         w.const("import types")
         store = w.fresh("store")
         path.append(f"{store} = types.SimpleNamespace()")
         path.append(f"{store}.value = {e}")
         return f"{store}.value", False
-    if kind == "slice":
-        return rng.choice([f"{e}[:, :1]", f"{e}[:, 0:1]", f"{e}[...]"]), False
-    if kind == "map_fn":
-        return f"tf.map_fn(lambda t: {inner}, {e})", False
-    if kind == "vectorized_map":
-        return f"tf.vectorized_map(lambda t: {inner}, {e})", False
-    if kind == "nest_map":
-        return f"tf.nest.map_structure(lambda t: {inner}, {e})", False
-    if kind == "nest_flatten":
-        return f"tf.nest.flatten([{e}])[0]", False
-    if kind == "builtin_map":
-        return f"list(map(lambda t: {inner}, [{e}]))[0]", False
-    if kind == "listcomp":
-        return f"[{inner} for t in [{e}]][0]", False
-    if kind == "genexp_sum":
-        return f"sum({inner} for t in [{e}])", False
-    if kind == "stack_index":
-        return f"tf.stack([{e}, {e}])[0]", True
-    if kind == "concat":
-        return rng.choice([f"tf.concat([{e}], axis=1)", f"tf.concat([{e}, {e}], axis=0)[:4]"]), True
-    if kind == "add_n_single":
-        return f"tf.add_n([{e}])", False
-    if kind == "while_loop":
-        return (f"tf.while_loop(lambda i, t: i < 2, lambda i, t: (i + 1, {inner}), "
-                f"(tf.constant(0), {e}))[1]"), False
-    if kind == "scan":
-        return f"tf.scan(lambda acc, t: acc + ({inner}), {e})", False
     if kind == "python_if":
         w.const("USE_SCALE = True")
         name = w.fresh("g")
