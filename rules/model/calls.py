@@ -117,10 +117,12 @@ class Calls:
                 method = next((m for m in frame.cls.node.body if getattr(m, "name", None) == func.attr), None)
                 if isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)):
                     return Value(kind=Kind.CALLABLE, func=method)
-        if isinstance(func.value, (ast.Name, ast.Attribute)):
-            base = self.eval(func.value, frame)
-            if base.role == "instance" and (attribute := held(base, func.attr)) is not None:
-                return attribute  # `agent.net(x)`: what `__init__` set
+        base_key = name_key(func.value) or attribute_key(func.value)
+        base = frame.lookup(base_key) if base_key is not None else None
+        if base is None and base_key is not None and frame.cls is not None:
+            base = frame.cls.attrs.get(base_key)
+        if base is not None and base.role == "instance" and (attribute := held(base, func.attr)) is not None:
+            return attribute  # `agent.net(x)`: what `__init__` set
         return self.eval(func, frame) if self.conventions.model(func.attr) else UNKNOWN
 
     def _receiver(self, func: ast.Attribute, frame: Frame) -> Value:

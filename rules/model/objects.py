@@ -88,13 +88,16 @@ class Objects:
         """Functions given to a call the model does not know (`strategy.run(step, args=(x,))`,
         `sorted(xs, key=f)`): it may call them with anything it was given, so each is evaluated
         with every parameter receiving all of that."""
+        functions = [v for v in inputs if v.kind == Kind.CALLABLE
+                     and isinstance(v.func, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))]
+        if not functions:  # (the common case: every ordinary call asks)
+            return []
         given = join([v for v in inputs if v.kind != Kind.CALLABLE])
         out = []
-        for value in inputs:
-            if value.kind == Kind.CALLABLE and isinstance(value.func, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
-                result = self._callback_result(value, [given] * len(self._params(value.func)), site.node, frame)
-                if result is not None:
-                    out.append(result)
+        for value in functions:
+            result = self._callback_result(value, [given] * len(self._params(value.func)), site.node, frame)
+            if result is not None:
+                out.append(result)
         return out
 
     def _instance(self, info, site: Site) -> Value:
