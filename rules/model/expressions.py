@@ -122,7 +122,11 @@ class Expressions:
     def eval_BinOp(self, node: ast.BinOp, frame: Frame) -> Value:
         left, right = self.eval(node.left, frame), self.eval(node.right, frame)
         if _joins_lists(node, left, right):  # `model.trainable_variables + [w]`, `[w] * 2`
-            return Value(kind=Kind.VARIABLES, sources=variable_origins(left) | variable_origins(right))
+            parts = [_list_parts(left, node.left), _list_parts(right, node.right)]
+            items, elements = (None, None) if None in parts or not isinstance(node.op, ast.Add) else \
+                (parts[0][0] + parts[1][0], parts[0][1] + parts[1][1])
+            return Value(kind=Kind.VARIABLES, sources=variable_origins(left) | variable_origins(right), items=items,
+                         elements=elements)
         parent = self.doc.parents.get(node)
         if isinstance(node.op, (ast.Add, ast.Sub)) and isinstance(parent, ast.Assign) and parent.value is node \
                 and len(parent.targets) == 1:
@@ -252,6 +256,18 @@ class Expressions:
 
 
 _LIST_OPERANDS = {Kind.VARIABLES, Kind.UNKNOWN, Kind.NUMBER}
+
+
+def _list_parts(value: Value, node: ast.AST) -> tuple[tuple, tuple] | None:
+    """What one side of `a + [w]` contributes to the joined list: the elements of a list written
+    out (and their expressions), or a list of variables as one part; None when unknown."""
+    if isinstance(node, (ast.List, ast.Tuple)) and value.items is not None and len(value.items) == len(node.elts):
+        return value.items, tuple(node.elts)
+    if value.elements is not None and value.items is not None:
+        return value.items, value.elements
+    if value.kind == Kind.VARIABLES:
+        return (value,), (None,)
+    return None
 
 
 def _computed(value: Value) -> Value:

@@ -106,7 +106,8 @@ class Sinks:
     def _value_items(self, node: ast.AST, value: Value, tape: TapeInfo | None, frame: Frame) -> list[SourceItem] | None:
         """The source items of one value (`node` is where it is written)."""
         if value.items and (value.kind not in (Kind.VARIABLES, Kind.MODEL)
-                            or value.kind == Kind.VARIABLES and not value.sources):
+                            or value.kind == Kind.VARIABLES and not value.sources
+                            or value.elements is not None and any(i.kind == Kind.TENSOR for i in value.items)):
             # `params = [x, target_net]` bound before: each element is a source, written as `params`.
             items = []
             for index, item in enumerate(value.items):
