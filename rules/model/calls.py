@@ -10,7 +10,7 @@ from .facts import MinimizeCall, attribute_key, name_key
 from .frame import Frame
 from .library import (TF_FUNCTION, NUMPY_FUNCTIONS, COLLECTION_ADDERS, FIT_METHODS, is_integer_dtype, GRADIENT_METHODS, KERAS_MODEL_FACTORIES, KERAS_MODEL_PREFIXES,
                       MODEL_RETURNING_METHODS, NOT_FORWARD_METHODS, NOT_TENSOR_NAMESPACES, PREDICT_METHODS)
-from .objects import NOT_HOLDERS, TFP_HOLDERS, TFP_VARIABLES, refers
+from .objects import NOT_HOLDERS, TFP_HOLDERS, TFP_VARIABLES, evaluates_holder, refers
 from .values import UNKNOWN, Break, Grad, Kind, Origin, OriginKind, Site, Value, cut_by, evolve, held, join, variable_origins
 
 
@@ -347,8 +347,7 @@ class Calls:
             value = value.with_kind(Kind.TENSOR)
         if site.receiver is not None and site.receiver.role == "dataset" and site.method not in DATASET_ITERATION:
             value = evolve(value, role="dataset")  # `ds.batch(32).shuffle(100)`: still a dataset
-        evaluating = site.receiver is not None and site.receiver.role == "holder" and site.method != "copy"
-        if not is_tensorflow(qual) and not evaluating and any(map(refers, inputs)):
+        if not is_tensorflow(qual) and not evaluates_holder(site) and any(map(refers, inputs)):
             # `dist.copy()`, `slicer(dist)`: what is made of a distribution still refers to its
             # variables, and nothing says it computes anything here (`dist.log_prob(x)` does).
             return evolve(value, kind=Kind.TENSOR, items=None, role="holder")

@@ -47,12 +47,12 @@ class Objects:
         if "rest" in entry:
             params.extend(self._element(value) for value in site.args[entry["rest"]:])
         results = []
+        # TensorFlow runs what it is given through AutoGraph (`tf.map_fn`'s `float(t)` is a cast)
+        converted = (site.qualname or "").startswith("tensorflow.")
         for position, keyword in entry.get("functions") or (entry["function"],):
             function, node = _argument(site, position, keyword), site.arg_node(position, keyword)
             if function is None or node is None:
                 return None
-            # TensorFlow runs what it is given through AutoGraph (`tf.map_fn`'s `float(t)` is a cast)
-            converted = (site.qualname or "").startswith("tensorflow.")
             result = self._callback_result(self._function_value(node, function, frame), params, site.node, frame,
                                            converted)
             if result is None:
@@ -140,27 +140,33 @@ class Objects:
         inputs = site.inputs()
         # A function it is given (`DeferredModule(build_fn, *args)`) runs at each use: what it reads is held.
         later = Frame({}, frame, frame.function, cls=frame.cls, summary=True)  # (records no op here)
-        held = join([v for v in inputs if _held(v)] + self._called_back(site, inputs, later))
-        computed = self.op(join([v for v in inputs if not _held(v)]), site.node, frame)
+        held = join([v for v in inputs if _kept_by_reference(v)] + self._called_back(site, inputs, later))
+        computed = self.op(join([v for v in inputs if not _kept_by_reference(v)]), site.node, frame)
         return Value(held.live | computed.live, held.cut | computed.cut, Kind.TENSOR, role="holder",
                      fields=_references(site, inputs))
 
     def evaluated_holder(self, site: Site, frame: Frame) -> list[Value]:
         """`dist.log_prob(x)`: the names the object was built from, as they are now (`tape.watch(mean)`
         after `Beta(mean, variance)` makes `mean` watched: TensorFlow sees the op read it)."""
-        receiver = site.receiver
-        if receiver is None or receiver.role != "holder" or site.method in (None, "copy"):
+        if not evaluates_holder(site):
             return []
-        return [now for name, _ in receiver.fields or () if (now := frame.lookup(name)) is not None]
+        return [now for name, _ in site.receiver.fields or () if (now := frame.lookup(name)) is not None]
 
 
-def _held(value: Value) -> bool:
+def evaluates_holder(site: Site) -> bool:
+    """`dist.log_prob(x)`: a method of a TF Probability object that computes with it (`copy` makes
+    another object on the same references)."""
+    return site.receiver is not None and site.receiver.role == "holder" and site.method != "copy"
+
+
+def _kept_by_reference(value: Value) -> bool:
     """A variable, a TF Probability object, or a container of them (`components=[...]`, the pairs of
     an `OrderedDict`): what such an object keeps a reference to, not a value computed when it is
     built."""
     if value.kind == Kind.VARIABLE or value.role == "holder":
         return True
-    return bool(value.items) and all(_held(i) or not (i.live or i.cut) for i in value.items) and refers(value)
+    return bool(value.items) and refers(value) \
+        and all(_kept_by_reference(i) or not (i.live or i.cut) for i in value.items)
 
 
 def refers(value: Value) -> bool:
