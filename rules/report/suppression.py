@@ -93,6 +93,8 @@ def _covers(rule: tuple[str, str | None], code: str) -> bool:
 
 def line_suppressions(line: str) -> list[tuple[str, str | None]]:
     """(kind, code or None for all) for each suppression in the line's comments."""
+    if "#" not in line:  # most lines: no comment to tokenize for
+        return []
     found = []
     for comment in _comments(line):
         for match in _GRADGUARD.finditer(comment):
