@@ -7,6 +7,7 @@ parsed, which keeps fixes cheap on large files.
 from __future__ import annotations
 
 import ast
+import re
 from typing import TYPE_CHECKING
 
 from ..diagnostics import Edit, Fix, Safety, Span
@@ -39,14 +40,15 @@ def tensorflow_alias(doc: Document) -> tuple[str, list[Edit]]:
     alias = doc.imports.alias_for("tensorflow")
     if alias is not None:
         return alias, []
-    line = _import_line(doc.tree)
+    line = doc.ask(import_line)
     return "tf", [Edit(Span(line, 0, line, 0), "import tensorflow as tf" + doc.newline)]
 
 
-def _import_line(tree: ast.Module) -> int:
-    """Where a new import goes: after the docstring, `__future__` and the other top imports."""
+def import_line(doc: Document) -> int:
+    """Where a new import goes in the module: after the docstring, `__future__` and the other top
+    imports (a question about the whole module: `doc.ask(import_line)`)."""
     line = 1
-    for stmt in tree.body:
+    for stmt in doc.tree.body:
         is_docstring = isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant) and isinstance(
             stmt.value.value, str)
         if is_docstring or isinstance(stmt, (ast.Import, ast.ImportFrom)):
@@ -80,17 +82,24 @@ def straight_through(doc: Document, call: ast.Call, value: ast.AST, op: str, nam
         first = x if isinstance(value, (ast.Name, ast.Attribute, ast.Subscript, ast.Call)) else f"({x})"
         first = x = first
     else:
-        bound = _unused_name(doc, "st_input")
+        bound = doc.ask(unused_name, "st_input")
         first, x = f"({bound} := {x})", bound
     text = f"({first} + {alias}.stop_gradient({alias}.{op}({x}) - {x}))"
     title = f"Use a straight-through estimator: `{name}` forward, identity gradient backward"
     return make_fix(title, Safety.UNSAFE, [replace(doc, call, text), *imports], preferred=True)
 
 
-def _unused_name(doc: Document, stem: str) -> str:
-    """`stem`, or `stem2`, `stem3`, ...: a name the file does not use."""
-    taken = {node.id for node in doc.nodes_of(ast.Name)} | {node.arg for node in doc.nodes_of(ast.arg)}
+def unused_name(doc: Document, stem: str) -> str:
+    """`stem`, or `stem2`, `stem3`, ...: a word the module's text does not contain, so no name it
+    uses (`doc.ask(unused_name, stem)`; a search of the text, not a walk of every node)."""
+    source = doc.source
+    taken = {match.group() for match in re.finditer(rf"{re.escape(stem)}\d*", source)  # (\b makes it slow)
+             if not _word_character(source, match.start() - 1) and not _word_character(source, match.end())}
     return next(name for name in (stem, *(f"{stem}{n}" for n in range(2, 1000))) if name not in taken)
+
+
+def _word_character(text: str, index: int) -> bool:
+    return 0 <= index < len(text) and (text[index].isalnum() or text[index] == "_")
 
 
 def _in_comprehension_iterable(doc: Document, node: ast.AST) -> bool:

@@ -163,6 +163,26 @@ class Analysis:
     def record_minimize_call(self, call: MinimizeCall) -> None:
         self.minimize_calls.setdefault(id(call.node), call)
 
+    @classmethod
+    def merged(cls, doc: Document, analyses: list["Analysis"]) -> "Analysis":
+        """The analyses of independent parts of `doc` (source/components.py) as one analysis of it;
+        every container is new, so the parts' own stay as they were."""
+        whole = cls(doc)
+        for part in analyses:
+            whole.sinks += part.sinks
+            whole.tapes += part.tapes
+            whole.classes += part.classes
+            whole.truth_tests.update(part.truth_tests)
+            whole.rebindings.update(part.rebindings)
+            whole.minimize_calls.update(part.minimize_calls)
+            whole.statuses.update(part.statuses)
+            for name, spans in part.dead_terms.items():
+                whole.dead_terms.setdefault(name, set()).update(spans)
+            for key, origins in part.parts.items():
+                whole.parts.setdefault(key, set()).update(origins)
+            whole.unstopped_advantages += part.unstopped_advantages
+        return whole
+
     def variables_rebound_from_themselves(self) -> set[Origin]:
         """Variables replaced by a tensor computed from them (`w = w - lr * g`): their later reads
         are not the variable any more."""

@@ -81,7 +81,7 @@ _TF1_ONLY_OPTIMIZER = "tensorflow.train."  # gone in TensorFlow 2 (there: tf.com
 def builds_graphs(doc) -> bool:
     """The file is TensorFlow 1 graph code: it imports `tensorflow.compat.v1` as its `tf`, or uses
     sessions (a test case's too), placeholders, graphs, Estimators, TF1-only optimizers or a test
-    of the execution mode anywhere."""
+    of the execution mode anywhere (a question about the whole module: `doc.ask(builds_graphs)`)."""
     if doc.imports.tensorflow_v1_as_tf:
         return True
     for node in doc.nodes_of(ast.Attribute):

@@ -48,6 +48,11 @@ def recording() -> Iterator[Recorder]:
         _ACTIVE.reset(token)
 
 
+def active() -> Recorder | None:
+    """The recorder of the `recording()` block this thread is in, if any."""
+    return _ACTIVE.get()
+
+
 def engine_class(base: type) -> type:
     """`base` itself, or its recording subclass inside `recording()`."""
     if _ACTIVE.get() is None:

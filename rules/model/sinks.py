@@ -179,7 +179,7 @@ class Sinks:
 
     def _graph_mode(self) -> bool:
         if self.graph_mode is None:
-            self.graph_mode = builds_graphs(self.doc)
+            self.graph_mode = self.doc.ask(builds_graphs)
         return self.graph_mode
 
     def _record_compute_loss_sink(self, site: Site, model: Value, frame: Frame) -> None:

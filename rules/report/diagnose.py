@@ -13,10 +13,10 @@ def diagnostics_for(analysis: Analysis) -> list[Diagnostic]:
     for rule in all_rules():
         if issubclass(rule, CheckRule):
             found.extend(rule().check(analysis))
-    return _deduplicated(found)
+    return deduplicated(found)
 
 
-def _deduplicated(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
+def deduplicated(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
     """One diagnostic per (code, range): the most severe one, when several sinks see a break."""
     best: dict[tuple[str, Span], Diagnostic] = {}
     for diagnostic in diagnostics:

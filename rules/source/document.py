@@ -43,6 +43,39 @@ class Document:
         self.parser = parser  # an incremental.IncrementalParser that remembers the previous text
         self.lines = split_lines(source) or [""]
         self._spans: dict[ast.AST, Span] = {}  # rules and the engine ask for the same nodes' spans
+        self.whole = self     # the module; a part's is the document it is a part of
+        self.asked: dict[tuple, object] = {}   # the questions `ask` answered, with their answers
+
+    @classmethod
+    def part(cls, whole: "Document", body: list[ast.stmt]) -> "Document":
+        """Some of `whole`'s top-level statements, analysed as a module of their own (see
+        source/components.py): the same text, lines and imports; a tree of just `body`, whose
+        nodes are the whole tree's own. Questions about the whole module go through `ask`."""
+        part = cls.__new__(cls)
+        part.source, part.path, part.parser, part.lines = whole.source, whole.path, None, whole.lines
+        part._spans = whole._spans
+        part.whole, part.asked = whole, {}
+        part.__dict__["tree"] = ast.Module(body=list(body), type_ignores=[])
+        part.__dict__["imports"] = whole.imports
+        return part
+
+    def tell(self, query, answer, *args) -> None:
+        """The answer to `ask(query, *args)`, worked out by a caller that knows a cheaper way (from
+        what it keeps per statement)."""
+        self.asked[(query, args)] = answer
+
+    def ask(self, query, *args):
+        """`query(module_document, *args)`: a question about the whole module (the line a new import
+        goes on, the names it uses), answered once per text. A part records what it asked and
+        the answers: its findings, reused after an edit elsewhere, hold while the answers do."""
+        key = (query, args)
+        whole = self.whole
+        if key not in whole.asked:
+            whole.asked[key] = query(whole, *args)
+        answer = whole.asked[key]
+        if whole is not self:
+            self.asked[key] = answer
+        return answer
 
     @cached_property
     def tree(self) -> ast.Module:
@@ -53,6 +86,11 @@ class Document:
     @cached_property
     def imports(self) -> Imports:
         return Imports(self.tree, self.nodes_of(ast.Import, ast.ImportFrom))
+
+    def use_import_nodes(self, nodes: list[ast.AST]) -> None:
+        """Make `imports` from these import statements, every one of the tree in source order,
+        found by a caller that keeps them per top-level statement (no walk of the whole tree)."""
+        self.__dict__["imports"] = Imports(self.tree, nodes)
 
     @cached_property
     def nodes(self) -> list[ast.AST]:

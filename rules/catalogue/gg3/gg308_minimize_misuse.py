@@ -67,7 +67,7 @@ optimizer.apply_gradients(zip(grads, [w]))
                 fixes = self._fixes(doc, call, parents) if callable_loss else ()
             elif not callable_loss and (loss.live or loss.cut or loss.kind == Kind.TENSOR) \
                     and not any(k.arg == "tape" for k in call.keywords) \
-                    and not builds_graphs(doc):
+                    and not doc.ask(builds_graphs):
                 # Keras 2 takes a tensor with its tape, TF1 graph code takes one; the graph test
                 # comes last: it reads the whole file.
                 message = (f"`minimize` is given the tensor `{doc.short(call.args[0]) if call.args else 'loss'}`; "

@@ -166,7 +166,12 @@ def _is_tf_function(doc, decorator: ast.AST) -> bool:
 
 def _keras_2(doc) -> bool:
     """The file runs Keras 2 (`tf_keras`, or `TF_USE_LEGACY_KERAS`), where a traced `call` trains."""
-    return "TF_USE_LEGACY_KERAS" in doc.source or bool(doc.imports.keras_2_names)
+    return doc.ask(_mentions_legacy_keras) or bool(doc.imports.keras_2_names)
+
+
+def _mentions_legacy_keras(doc) -> bool:
+    """A question about the whole module (`doc.ask`): anywhere in it, not only in this part."""
+    return "TF_USE_LEGACY_KERAS" in doc.source
 
 
 def _remove_decorator(doc, decorator: ast.AST) -> Edit:
