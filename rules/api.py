@@ -20,6 +20,7 @@ import dataclasses
 import gc
 import logging
 import os
+import weakref
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
@@ -74,7 +75,18 @@ def findings(source: str, path: str = "<stdin>", *, resolver=None, budget=None, 
     """
     doc = Document(source, path, parser)
     doc.tree  # raises SyntaxError for the caller
+    if parser is not None and resolver is None:  # an editor's fast pass: only the parts an edit touched
+        cache = _part_caches.get(parser)
+        if cache is None:
+            from .report.parts import PartCache
+
+            cache = _part_caches[parser] = PartCache()
+        return cache.findings(doc, break_rules(), conventions)
     return diagnostics_for(analyze_document(doc, break_rules(), resolver, budget, conventions))
+
+
+# An editor's document keeps its parts' findings as long as it keeps its incremental parser.
+_part_caches: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 def lint(source: str, path: str | os.PathLike, config: Config = Config(), config_path=None, *,

@@ -1,0 +1,144 @@
+"""Findings part by part, each part's kept until an edit touches it: an edit costs its function.
+
+`source/components.py` splits a module's top-level statements into parts that the analysis
+cannot link (no name, class or method of one reaches the other). The findings of the module are
+the union of its parts' findings, each part analysed as a module of its own statements and the
+module's imports. An editor's `PartCache` (one per document, kept by its incremental parser)
+remembers, for each part of the last text, the statements it was made of (the very syntax nodes:
+the incremental parser keeps the nodes of every statement an edit did not touch), the context it
+was analysed in, the questions it asked about the whole module (`Document.ask`) with their
+answers, and its findings. After an edit, a part whose statements, context and answers are the
+same keeps its findings; only the others are analysed again.
+
+The results are the whole module's analysis, finding for finding: tests/test_incremental.py
+replays random edits on the corpus and compares with a fresh analysis after each.
+"""
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+
+from ..diagnostics import Diagnostic
+from ..model import record
+from ..model.engine import analyze_document
+from ..model.facts import Analysis
+from ..model.library import builds_graphs
+from ..source.components import Names, components, is_shared, names_of
+from ..source.document import Document
+from .diagnose import deduplicated, diagnostics_for
+
+
+@dataclass
+class _Part:
+    statements: tuple[ast.stmt, ...]  # the part's own statements (shared ones excluded), in order
+    context: tuple                    # what every part depends on: imports, shared statements, settings
+    asked: dict                       # the questions the analysis asked about the whole module
+    diagnostics: list[Diagnostic]
+    analysis: Analysis | None = None  # with its values, when analysed inside `record.recording()`
+    values: dict | None = None
+
+
+@dataclass
+class _Statement:
+    node: ast.stmt
+    shared_at_start: bool      # it is the first statement (where a docstring is shared)
+    names: Names | None        # None: shared by every part (imports, the docstring)
+    imports: list[ast.AST]     # the import statements in it, in source order
+    _graphs: tuple = (None, False)  # the module's imports and what `builds_graphs` said of this statement
+
+    def builds_graphs(self, doc: Document, imports) -> bool:
+        """`library.builds_graphs` of this statement alone, with the module's imports: the module
+        builds graphs when one of its statements does (the question is about each node)."""
+        if self._graphs[0] != imports:
+            self._graphs = (imports, builds_graphs(Document.part(doc, [self.node])))
+        return self._graphs[1]
+
+
+class PartCache:
+    """One document's parts and their findings, from one analysis to the next (not thread-safe:
+    one document is analysed by one thread at a time)."""
+
+    def __init__(self) -> None:
+        self._statements: dict[int, _Statement] = {}   # by id of the statement (kept alive in it)
+        self._parts: dict[tuple[int, ...], _Part] = {}
+        self._partition: tuple[list, list[list[int]]] = ([], [])  # the last names and their components
+        self.analysed = self.reused = 0                 # parts, for benchmarks and tests
+
+    def findings(self, doc: Document, break_rules, conventions) -> list[Diagnostic]:
+        body = doc.tree.body
+        statements = [self._statement(stmt, index, doc) for index, stmt in enumerate(body)]
+        doc.use_import_nodes([node for s in statements for node in s.imports])
+        shared = [s.node for s in statements if s.names is None]
+        imports = _fingerprint(vars(doc.imports))
+        context = (tuple(map(id, shared)), imports, conventions, id(break_rules))
+        doc.tell(builds_graphs, any(s.builds_graphs(doc, imports) for s in statements))
+        groups = [[body[i] for i in group] for group in self._components([s.names for s in statements])] or [[]]
+        recorder = record.active()
+        kept: dict[tuple[int, ...], _Part] = {}
+        for group in groups:
+            key = tuple(map(id, group))
+            part = self._parts.get(key)
+            if part is None or not self._still_valid(part, doc, context, recorder is not None):
+                part = self._analyse(doc, shared, group, context, break_rules, conventions, recorder)
+                self.analysed += 1
+            else:
+                self.reused += 1
+            kept[key] = part
+        self._parts = kept
+        self._statements = {id(s.node): s for s in statements}
+        if recorder is not None:
+            parts = list(kept.values())
+            recorder.analysis = Analysis.merged(doc, [p.analysis for p in parts])
+            recorder.values = {node: value for p in parts for node, value in p.values.items()}
+        return deduplicated([d for part in kept.values() for d in part.diagnostics])
+
+    def _statement(self, stmt: ast.stmt, index: int, doc: Document) -> "_Statement":
+        known = self._statements.get(id(stmt))
+        if known is not None and known.node is stmt and known.shared_at_start == (index == 0):
+            return known
+        imports = sorted((n for n in ast.walk(stmt) if isinstance(n, (ast.Import, ast.ImportFrom))),
+                         key=lambda n: (n.lineno, n.col_offset))
+        names = None
+        if not is_shared(stmt, index):
+            first = min([stmt.lineno, *(d.lineno for d in getattr(stmt, "decorator_list", ()))])
+            names = names_of(stmt, "".join(doc.lines[first - 1: stmt.end_lineno]))
+        return _Statement(stmt, index == 0, names, imports)
+
+    def _components(self, names: list[Names | None]) -> list[list[int]]:
+        """`components(names)`, reused when no statement's names changed (a keystroke inside a
+        function changes its text, seldom what it binds and reads)."""
+        old, groups = self._partition
+        if len(old) != len(names) or any(a is not b and a != b for a, b in zip(old, names)):
+            groups = components(names)
+        self._partition = (names, groups)
+        return groups
+
+    @staticmethod
+    def _still_valid(part: _Part, doc: Document, context: tuple, recording: bool) -> bool:
+        if part.context != context or (recording and part.analysis is None):
+            return False
+        return all(doc.ask(query, *args) == answer for (query, args), answer in part.asked.items())
+
+    @staticmethod
+    def _analyse(doc: Document, shared: list[ast.stmt], statements: list[ast.stmt], context: tuple,
+                 break_rules, conventions, recorder) -> _Part:
+        body = sorted([*shared, *statements], key=lambda s: (s.lineno, s.col_offset))
+        part = Document.part(doc, body)
+        if recorder is None:
+            found = diagnostics_for(analyze_document(part, break_rules, conventions=conventions))
+            return _Part(tuple(statements), context, part.asked, found)
+        with record.recording() as own:
+            found = diagnostics_for(analyze_document(part, break_rules, conventions=conventions))
+        own.analysis.doc = None  # the module's document of this text, kept by nobody once merged
+        return _Part(tuple(statements), context, part.asked, found, own.analysis, own.values)
+
+
+def _fingerprint(value) -> object:
+    """A hashable, comparable copy of plain data (the imports' dicts, sets and flags)."""
+    if isinstance(value, dict):
+        return tuple(sorted((k, _fingerprint(v)) for k, v in value.items()))
+    if isinstance(value, (set, frozenset)):
+        return tuple(sorted(map(_fingerprint, value), key=repr))
+    if isinstance(value, (list, tuple)):
+        return tuple(map(_fingerprint, value))
+    return value

@@ -1,0 +1,207 @@
+"""An editor's analysis, part by part (rules/report/parts.py), is the whole module's analysis.
+
+After every edit of a random sequence, the findings of the incremental analysis (an editor's
+incremental parser and the parts it keeps) must equal a fresh analysis of the same text: the same
+diagnostics, spans, messages and fixes. And so must the gradient lens: its hints and hovers. The
+documents are the corpus programs, alone and joined several to a module (their names meet:
+`model`, `loss`, `w` bound by one program and read by the next), and notebooks of them; the edits
+type and delete characters anywhere, add and remove lines inside and outside functions and
+classes, bind names other parts read, and add imports, classes and methods.
+"""
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from gradguard.rules import api
+from gradguard.rules.lens.lens import Lens
+from gradguard.rules.model.record import recording
+from gradguard.rules.project.config import Config
+from gradguard.rules.source.incremental import IncrementalParser
+from gradguard.rules.source.notebook import join_cells
+
+PROGRAMS = sorted((Path(__file__).parent / "programs").glob("*.py"))
+CONFIG = Config()
+
+# Lines an edit adds, at the indentation of the line it goes before (or at the top level).
+LINES = [
+    "model = None", "loss = loss * 2", "w = tf.Variable(1.0)", "x = x.numpy()", "global model",
+    "model = keras.Sequential([keras.layers.Dense(1)])", "import numpy as np", "grads = None",
+    "optimizer = tf.keras.optimizers.Adam()", "def learn(self):\n    return self", "pass", "y = tf.round(y)",
+    "for v in model.trainable_variables:\n    v.assign(v)", "del model", "tape = tf.GradientTape()",
+]
+TOP_LEVEL = [
+    "def helper(x):\n    return x.numpy()\n", "class Agent:\n    def learn(self, x):\n        return x\n",
+    "from tensorflow import keras\n", "model = tf.keras.Sequential([tf.keras.layers.Dense(2)])\n",
+    "def loss_fn(y, p):\n    return tf.reduce_mean(tf.square(y - p))\n", "SEED = 3\n", "agent = Agent()\n",
+]
+CHARACTERS = ["x", "_", "1", " ", "(", ")", ":", "#", ".", ",", "\n", "'", "="]
+
+
+def _module(rng: random.Random, count: int) -> str:
+    return "\n\n".join(rng.choice(PROGRAMS).read_text(encoding="utf-8") for _ in range(count))
+
+
+def _edit(rng: random.Random, text: str) -> str:
+    lines = text.split("\n")
+    index = rng.randrange(len(lines))
+    line = lines[index]
+    kind = rng.randrange(7)
+    if kind == 0:    # type a character
+        column = rng.randint(0, len(line))
+        lines[index] = line[:column] + rng.choice(CHARACTERS) + line[column:]
+    elif kind == 1:  # delete one
+        if line:
+            column = rng.randrange(len(line))
+            lines[index] = line[:column] + line[column + 1:]
+    elif kind == 2:  # extend a name where it is bound or read
+        words = [i for i in range(1, len(line)) if line[i - 1].isalpha() and not line[i].isalnum()]
+        if words:
+            column = rng.choice(words)
+            lines[index] = line[:column] + rng.choice("sx_2") + line[column:]
+    elif kind == 3:  # a line added where the code around it is indented
+        indent = line[: len(line) - len(line.lstrip())]
+        added = rng.choice(LINES).replace("\n", "\n" + indent)
+        lines.insert(index, indent + added)
+    elif kind == 4:  # a line removed
+        del lines[index]
+    elif kind == 5:  # a line repeated
+        lines.insert(index, line)
+    else:            # a top-level statement before a top-level line
+        tops = [i for i, text in enumerate(lines) if text and not text[0].isspace()] or [0]
+        lines.insert(rng.choice(tops), rng.choice(TOP_LEVEL))
+    return "\n".join(lines) or "\n"
+
+
+def _lens_view(diagnostics, recorder) -> tuple:
+    """What the lens shows: its inlay hints, and the hover on every line of every tape."""
+    if recorder.analysis is None:
+        return ()
+    lens = Lens(recorder.analysis, recorder.values, diagnostics)
+    hovers = []
+    for tape in recorder.analysis.tapes:
+        first, last = tape.with_node.lineno, tape.with_node.end_lineno or tape.with_node.lineno
+        for line in range(first, last + 1):
+            text = lens.doc.lines[line - 1]
+            hovers.append((line, lens.hover_lines(line, len(text) - len(text.lstrip()))))
+    return tuple(lens.hints()), tuple(sorted(hovers, key=repr))
+
+
+def _same_as_fresh(parser: IncrementalParser, text: str, lens: bool) -> None:
+    if not lens:
+        assert api.lint_tolerant(text, "t.py", CONFIG, parser=parser) == api.lint_tolerant(text, "t.py", CONFIG)
+        return
+    with recording() as recorder:
+        incremental = api.lint_tolerant(text, "t.py", CONFIG, parser=parser)
+    incremental_view = _lens_view(incremental, recorder)
+    with recording() as recorder:
+        fresh = api.lint_tolerant(text, "t.py", CONFIG)
+    assert incremental == fresh
+    assert incremental_view == _lens_view(fresh, recorder)
+
+
+def _replay(text: str, rng: random.Random, edits: int, lens: bool = False) -> None:
+    parser = IncrementalParser("t.py")
+    _same_as_fresh(parser, text, lens)
+    for _ in range(edits):
+        text = _edit(rng, text)
+        _same_as_fresh(parser, text, lens)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_a_module_of_several_programs_after_random_edits(seed):
+    rng = random.Random(seed)
+    _replay(_module(rng, rng.randint(2, 5)), rng, edits=25, lens=seed % 3 == 0)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_notebook_of_several_programs_after_random_edits(seed):
+    rng = random.Random(f"notebook:{seed}")
+    cells = [rng.choice(PROGRAMS).read_text(encoding="utf-8") for _ in range(rng.randint(2, 4))]
+    parser = IncrementalParser("t.ipynb")
+    for _ in range(15):
+        index = rng.randrange(len(cells))
+        cells[index] = _edit(rng, cells[index])
+        source, _ = join_cells(cells)
+        _same_as_fresh(parser, source, lens=False)
+
+
+def test_every_corpus_program_after_random_edits():
+    """Each program of the corpus alone (the issue's 'every corpus program'), a few edits each."""
+    for number, path in enumerate(PROGRAMS):
+        rng = random.Random(number)
+        _replay(path.read_text(encoding="utf-8"), rng, edits=4)
+
+
+def test_an_edit_inside_one_function_analyses_only_its_part():
+    """The point of it: a keystroke in one of two independent functions re-analyses that one."""
+    source = (
+        "import tensorflow as tf\n\n"
+        "w = tf.Variable(1.0)\nv = tf.Variable(2.0)\n\n\n"
+        "def first(x):\n    with tf.GradientTape() as tape:\n        loss = w * x\n"
+        "    return tape.gradient(loss, [w])\n\n\n"
+        "def second(x):\n    with tf.GradientTape() as tape:\n        loss = tf.round(v * x)\n"
+        "    return tape.gradient(loss, [v])\n"
+    )
+    parser = IncrementalParser("t.py")
+    api.lint_tolerant(source, "t.py", CONFIG, parser=parser)
+    cache = api._part_caches[parser]
+    analysed = cache.analysed
+    edited = source.replace("loss = w * x", "loss = w * x * 2")
+    found = api.lint_tolerant(edited, "t.py", CONFIG, parser=parser)
+    assert cache.analysed - analysed == 1          # `first` and `w`, not `second` and `v`
+    assert [d.code for d in found] == ["GG401"]    # `second`'s finding, kept
+    assert found == api.lint_tolerant(edited, "t.py", CONFIG)
+
+
+# The partition itself: each link the analysis could follow keeps two statements in one part.
+
+def _parts_of(source: str) -> list[list[str]]:
+    """The parts of `source`, each as the first words of its statements."""
+    import ast
+
+    from gradguard.rules.source.components import components, is_shared, names_of
+
+    body = ast.parse(source).body
+    lines = source.splitlines(True)
+    names = [None if is_shared(stmt, i) else names_of(stmt, "".join(lines[stmt.lineno - 1: stmt.end_lineno]))
+             for i, stmt in enumerate(body)]
+    return sorted(sorted(lines[body[i].lineno - 1].split("(")[0].split("=")[0].strip() for i in group)
+                  for group in components(names))
+
+
+def test_parts_link_what_a_name_a_method_or_a_class_can_carry():
+    assert _parts_of(
+        "import tensorflow as tf\n"
+        "a = 1\n"
+        "def uses_a(): return a\n"                      # a function reading `a` when it runs
+        "b = 2\n"
+        "def alone(x): return x\n"                      # reads nothing of the module
+        "class Buffer:\n    def sample(self): pass\n"
+        "def draws(agent): return agent.sample()\n"     # `.sample` may be Buffer's method
+        "def makes(): \n    class Net: pass\n"          # a class is found by name, wherever defined
+        "net = Net()\n"
+        "def sets(): \n    global c\n    c = 3\n"       # binds `c` when it runs
+        "print(c)\n"
+    ) == [["a", "def uses_a"], ["b"], ["class Buffer:", "def draws"], ["def alone"], ["def makes", "net"],
+          ["def sets", "print"]]
+
+
+def test_top_level_code_links_to_the_bindings_before_it():
+    # Every binding of `model` to the one before it, and each reader to the binding before it;
+    # `print` runs before any binding of `model` (and `b` reads what nobody binds).
+    assert _parts_of(
+        "print(model)\n"
+        "model = 1\n"
+        "first = model\n"
+        "if first:\n    model = 3\n"
+        "model = 2\n"
+        "b = len([])\n"
+    ) == [["b"], ["first", "if first:", "model", "model"], ["print"]]
+
+
+def test_a_statement_python_cannot_read_alone_is_linked_to_everything():
+    # (`ast` parses a `nonlocal` with no binding; Python's symbol table refuses it.)
+    assert _parts_of("a = 1\nb = 2\ndef f():\n    nonlocal q\n") == [["a", "b", "def f"]]
