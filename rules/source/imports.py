@@ -76,7 +76,7 @@ class Imports:
             targets = stmt.targets if isinstance(stmt, ast.Assign) else \
                 [stmt.target] if isinstance(stmt, (ast.AnnAssign, ast.AugAssign)) else []
             for target in targets:
-                for name in ast.walk(target):
+                for name in (target,) if isinstance(target, ast.Name) else ast.walk(target):  # (most are names)
                     if isinstance(name, ast.Name):
                         assigned.setdefault(name.id, []).append(stmt)
         for name, stmts in assigned.items():

@@ -39,6 +39,7 @@ class IncrementalParser:
         self.path = path
         self._lines: list[str] | None = None
         self._chunks: list[_Chunk] = []
+        self._gaps: list[int] = []
         self.reused = self.parsed = 0  # chunks, for benchmarks and tests
         self._tree: ast.Module | None = None
 
@@ -49,6 +50,8 @@ class IncrementalParser:
             tree = parse(source, self.path)
             self._chunks = _chunks(tree, lines)
             self.parsed += len(self._chunks)
+            inside = {n for chunk in self._chunks for n in range(chunk.first, chunk.last + 1)}
+            self._gaps = [i for i in range(len(lines)) if i + 1 not in inside]  # 0-based lines between chunks
         self._lines = lines
         self._tree = tree
         return tree
@@ -81,14 +84,12 @@ class IncrementalParser:
         old = self._lines
         if old is None or len(old) != len(lines) or not self._chunks:
             return None
-        inside = {n for chunk in self._chunks for n in range(chunk.first, chunk.last + 1)}
-        if any(old[i] != lines[i] for i in range(len(lines)) if i + 1 not in inside):
+        if any(old[i] != lines[i] for i in self._gaps):
             return None  # a line between statements changed: the structure may have too
         chunks, body = [], []
         for chunk in self._chunks:
-            text = "".join(lines[chunk.first - 1:chunk.last])
-            if text != chunk.text:
-                chunk = _reparse(chunk, text, self.path)
+            if old[chunk.first - 1:chunk.last] != lines[chunk.first - 1:chunk.last]:  # (no join of every chunk)
+                chunk = _reparse(chunk, "".join(lines[chunk.first - 1:chunk.last]), self.path)
                 if chunk is None:
                     return None
                 self.parsed += 1
