@@ -48,6 +48,8 @@ def main(argv=None) -> int:
                         help="list the programs of that verdict (repeatable)")
     parser.add_argument("--program", metavar="SEED:INDEX", help="print one program, its label and claims")
     parser.add_argument("--shrink", metavar="SEED:INDEX", help="shrink one disagreement")
+    parser.add_argument("--where", metavar="DIMENSION=VALUE", action="append", default=[],
+                        help="only the programs with that dimension value (repeatable): --where break=stop_gradient")
     parser.add_argument("--out", type=Path, help="write the table (markdown) here too")
     args = parser.parse_args(argv)
     cache = runner.LabelCache(args.cache)
@@ -68,7 +70,8 @@ def main(argv=None) -> int:
         return 0
 
     started = time.monotonic()
-    verdicts = runner.run(args.seed, args.count, jobs=args.jobs, cache=cache, progress=_progress, start=args.start)
+    verdicts = runner.run(args.seed, args.count, jobs=args.jobs, cache=cache, progress=_progress, start=args.start,
+                          where=dict(w.split("=", 1) for w in args.where))
     elapsed = time.monotonic() - started
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, cwd=ROOT).stdout.strip()
     dirty = subprocess.run(["git", "status", "--porcelain", "rules"], capture_output=True, text=True, cwd=ROOT).stdout.strip()
@@ -77,7 +80,8 @@ def main(argv=None) -> int:
     where = Path(gradguard.rules.__file__).resolve().parent
     which = (f"gradguard at {commit}{' (rules/ modified)' if dirty else ''}" if where == ROOT / "rules"
              else f"gradguard from {where} (not this checkout)")
-    header = f"seed {args.seed}, programs {args.start}..{args.start + args.count - 1}, {which}, {elapsed:.0f} s"
+    only = "".join(f", {w}" for w in args.where)
+    header = f"seed {args.seed}, programs {args.start}..{args.start + args.count - 1}{only}, {which}, {elapsed:.0f} s"
     text = header + "\n\n" + runner.table(verdicts)
     print(text)
     if args.out:

@@ -4,6 +4,7 @@ TensorFlow contradicts (`bench/oracle.py` runs the long version; docs/oracle.md 
 from __future__ import annotations
 
 import ast
+import hashlib
 from collections import Counter
 
 import pytest
@@ -30,6 +31,9 @@ def test_every_program_compiles_and_names_its_source_groups():
         program = generate(11, index)
         compile(program.source, program.name, "exec")
         lines = program.source.split("\n")
+        if program.dims["asked"] in ("fit", "fit_eager"):  # Keras asks for the model's variables itself
+            assert program.group_spans == () and len(program.groups) == 1 and ".fit(x, y" in program.source
+            continue
         assert len(program.group_spans) == len(program.groups), program.source
         for (line, col, end), group in zip(program.group_spans, program.groups):
             assert lines[line - 1][col:end] == group
@@ -39,6 +43,35 @@ def test_every_dimension_value_is_generated():
     seen = Counter((dim, generate(5, index).dims[dim]) for index in range(1500) for dim in DIMENSIONS)
     missing = [(dim, value) for dim, values in DIMENSIONS.items() for value in values if not seen[dim, value]]
     assert not missing
+
+
+# Programs written before the `asked` and `flow_extra` dimensions existed, whose values of those
+# are the first ones: their text (and so their cached TensorFlow labels) did not change.
+_TEXTS_BEFORE_THE_LATER_DIMENSIONS = {
+    (20261202, 0): "942a1833d371787080d96538a454f74f19e58ae5c1a5021c077f92c4003f00ba",
+    (20261202, 2): "fd1809a2d03bbf85dd334824dcd9e06f321904a91770d3580694dc825afd28bb",
+    (20261202, 1522): "9435fab36f3a64abdfb321f38fbb9b022803770ac7d909fe5c56fe5c5c59ad70",
+    (7, 0): "acc6da72daa7a7803a888172f56692e2eb9b8ea981951d52a9491b40549da74b",
+}
+
+
+def test_a_later_dimension_at_its_first_value_leaves_the_text_as_it_was():
+    for (seed, index), digest in _TEXTS_BEFORE_THE_LATER_DIMENSIONS.items():
+        program = generate(seed, index)
+        assert (program.dims["asked"], program.dims["flow_extra"]) == ("gradient", "none")
+        assert hashlib.sha256(program.source.encode()).hexdigest() == digest
+
+
+def test_the_ways_of_asking_are_written_as_they_say():
+    programs = [generate(5, index) for index in range(600)]
+    by = {value: next(p for p in programs if p.dims["asked"] == value) for value in DIMENSIONS["asked"]}
+    assert "unconnected_gradients=" in by["zero"].source
+    assert ".minimize(" in by["minimize"].source and "tape.gradient" not in by["minimize"].source
+    assert ".fit(x, y" in by["fit"].source and "run_eagerly=True" not in by["fit"].source
+    assert "run_eagerly=True" in by["fit_eager"].source
+    extra = {value: next(p for p in programs if p.dims["flow_extra"] == value) for value in DIMENSIONS["flow_extra"]}
+    assert "AXIS = 1" in extra["axis_const"].source and "axis=AXIS" in extra["axis_const"].source
+    assert "def odeint(fn, y0" in extra["ode_helper"].source and "odeint(" in extra["ode_helper"].source
 
 
 def test_a_break_on_a_path_is_written_into_the_program():
@@ -63,6 +96,11 @@ def test_labels_from_what_tensorflow_did():
     assert runner.label_of(_facts([[True]], [1], "ValueError: shapes do not match")).status == "invalid"
     assert runner.label_of(_facts([], [], "")).status == "invalid"  # no gradient call ran
     assert runner.label_of(_facts([[True]], [1, 0])).status == "invalid"  # a source held no variables
+    # `unconnected_gradients=ZERO`: every gradient present (zeros), and TensorFlow's answer without
+    # the option noted beside: the label is `ok` (no None), and says zeros were filled in.
+    zeros = runner.label_of({**_facts([[True, True]], [1, 1]), "unconnected": [[False, True]]})
+    assert (zeros.status, zeros.groups, zeros.zeros) == ("ok", ("live", "live"), True)
+    assert not runner.label_of({**_facts([[True]], [1]), "unconnected": [None, [True]]}).zeros  # not the first call
 
 
 class _Span:

@@ -35,6 +35,9 @@ import random
 import re
 from dataclasses import dataclass, field
 
+from . import asking as _asking
+from .asking import ASKED, FLOW_EXTRAS, NOT_APPLICABLE, Asking
+
 # --------------------------------------------------------------------------------------------
 # Dimension values
 
@@ -56,8 +59,11 @@ BREAKS = ("none", "numpy_method", "numpy_asarray", "np_function", "float_call", 
           "unused_source", "unwatched", "tape_twice", "tfp_precomputed")
 GUARDS = ("none", "truthy_list", "all_not_none", "single_is_none", "zip_is_none")
 
-DIMENSIONS = {"holder": HOLDERS, "flow": FLOWS, "combine": COMBINES, "sources": SOURCE_FORMS, "tape": TAPES,
-              "decoy": DECOYS, "break": BREAKS, "guard": GUARDS}
+# The dimensions drawn from the program's first random stream, in this order.
+DRAWN = {"holder": HOLDERS, "flow": FLOWS, "combine": COMBINES, "sources": SOURCE_FORMS, "tape": TAPES,
+         "decoy": DECOYS, "break": BREAKS, "guard": GUARDS}
+# And those drawn from streams of their own (asking.py): their first value is the text before them.
+DIMENSIONS = {**DRAWN, "asked": ASKED, "flow_extra": FLOW_EXTRAS}
 
 # How often a program has no inserted break: correct programs are what false claims are made on.
 NO_BREAK_SHARE = 0.4
@@ -366,11 +372,15 @@ def generate(seed: int, index: int) -> Program:
     rng = random.Random(f"{seed}:{index}")
     w = _Writer(rng)
     dims = _choose(rng)
+    ask = Asking(seed, index)
+    dims["asked"], dims["flow_extra"] = ask.asked, ask.flow_extra
     w.head = ["import numpy as np", "import tensorflow as tf", "import keras"]
     n_sources = 1 if dims["sources"] == "single" or dims["combine"] == "genexp_models" and rng.random() < 0.3 \
         else rng.choice([1, 2, 2])
     holders = []
+    holder_defs = []  # how many definitions the program had before each holder's
     for i in range(n_sources):
+        holder_defs.append(len(w.defs))
         kind = dims["holder"] if i == 0 else rng.choice(HOLDERS)
         if dims["combine"] == "genexp_models" and kind not in MODEL_HOLDERS:
             kind = rng.choice(sorted(MODEL_HOLDERS))
@@ -389,6 +399,17 @@ def generate(seed: int, index: int) -> Program:
     if dims["combine"] == "genexp_models" and not all(h.model for h in holders):
         dims["combine"] = "mean_sum"
     broken_path = rng.randrange(len(holders))
+    fit = ask.asked in ("fit", "fit_eager")
+    if fit and not ask.fit_allowed(holders[0].kind, brk, PATH_BREAKS):
+        fit, dims["asked"] = False, "gradient"
+    if fit and ask.asked == "fit" and dims["decoy"] in ("log_numpy", "argmax_acting"):
+        dims["asked"] = "fit_eager"  # reading a value in Python (logging, acting) is what eager `fit` allows
+    if fit:  # one Keras model, trained by `fit` with the path in its loss function
+        if len(holders) > 1:
+            del w.defs[holder_defs[1]:]
+        holders, broken_path = holders[:1], 0
+        for dim in ("sources", "tape", "guard"):
+            dims[dim] = NOT_APPLICABLE
 
     setup: list[str] = []
     for h in holders:
@@ -409,13 +430,17 @@ def generate(seed: int, index: int) -> Program:
     paths: list[tuple[list[str], str]] = []
     for i, h in enumerate(holders):
         path: list[str] = []
-        use = h.use.format(x="x")
+        use = "y_pred" if fit else h.use.format(x="x")
         if brk == "predict" and i == broken_path and h.model:
             use = f"{h.model}.predict(x, verbose=0)"
         steps = rng.choice([0, 1, 1, 2, 2, 3]) if i else rng.choice([1, 1, 2, 2, 3])
         flows = [dims["flow"] if i == 0 and k == 0 else rng.choice(FLOWS) for k in range(steps)]
         # The break's place: before the flows, inside one (a callback), or after one.
         place = rng.randrange(steps + 1) if brk in PATH_BREAKS and i == broken_path else None
+        extra = i == 0 and ask.flow_extra != "none"
+        in_ode = extra and place is not None and ask.flow_extra == "ode_helper" and ask.break_in_ode
+        if in_ode:
+            place = None
         inside = place is not None and place < steps and flows[place] in CALLBACK_FLOWS and rng.random() < 0.5
         expr = use
         for k in range(steps + 1):
@@ -432,6 +457,9 @@ def generate(seed: int, index: int) -> Program:
             expr, twice = _flow(flows[k], operand, w, step_break, path)
             if twice:
                 expr = _bind(expr, path, w)
+        if extra:
+            inner = _inner(w, brk if in_ode else None) if ask.flow_extra == "ode_helper" else None
+            expr = _asking.extra_step(ask, _operand(expr), w, inner)
         paths.append((path, expr))
 
     path_names = []
@@ -446,7 +474,7 @@ def generate(seed: int, index: int) -> Program:
             forward.extend(stmts)
         path_names.append(name)
 
-    loss_lines = _combine(dims["combine"], path_names, holders, dims["decoy"], w)
+    loss_lines = _combine(dims["combine"], path_names, holders, dims["decoy"], w, "y_true" if fit else "y")
     if dims["combine"] == "genexp_models":
         forward = [s for s in forward if not s.startswith(tuple(f"{n} =" for n in path_names))]
         outside = []
@@ -461,15 +489,34 @@ def generate(seed: int, index: int) -> Program:
         asked.append(extra)
     groups = [h.variables for h in asked]
     sources_text, pre_sources = _sources(dims["sources"], asked, w)
+    if dims["asked"] == "minimize" and not ask.minimize_allowed(
+            [h.kind for h in asked], brk, any(h.watch for h in holders)):
+        dims["asked"] = "gradient"
+    if dims["asked"] == "minimize":
+        if ask.optimizer == "tf_keras":
+            w.const("import tf_keras")
+        dims["guard"] = NOT_APPLICABLE
+        if dims["tape"] in ("inside", "persistent", "loss_fn"):
+            dims["tape"] = "module"
+        if len(asked) == 1 and asked[0].single and sources_text == groups[0]:  # optimizers take a list
+            sources_text, dims["sources"] = f"[{sources_text}]", "list"
 
     watches = [h.watch for h in holders if h.watch and brk != "unwatched"]
     if brk == "unwatched":
         watches = [h.watch for h in holders if h.watch and h is not holders[-1]]
-    lines = _assemble(dims, w, setup, inputs, outside, forward, watches, sources_text, pre_sources, asked,
-                      single=dims["sources"] == "single")
+    if fit:
+        lines = _head(w) + setup + inputs + [""] + _asking.fit_lines(holders[0].model, forward, dims["asked"] == "fit_eager",
+                                                                          _indent_all)
+    elif dims["asked"] == "minimize":
+        lines = _head(w) + setup + inputs + pre_sources + [""] + _asking.minimize_lines(
+            ask, forward, outside, sources_text, dims["tape"] in ("train_step", "tf_function"),
+            dims["tape"] == "tf_function", _indent_all)
+    else:
+        lines = _assemble(dims, w, setup, inputs, outside, forward, watches, sources_text, pre_sources, asked,
+                          single=dims["sources"] == "single", zero=_asking.zero_keyword(ask))
     source = "\n".join(lines) + "\n"
     spans = _group_spans(source, groups, sources_text)
-    return Program(seed, index, source, dims, tuple(groups), spans, dims["sources"] == "single")
+    return Program(seed, index, source, dims, tuple(groups), spans, dims["sources"] == "single" and not fit)
 
 
 def _built(h: _Holder) -> list[str]:
@@ -483,7 +530,7 @@ def _built(h: _Holder) -> list[str]:
 
 
 def _choose(rng: random.Random) -> dict[str, str]:
-    dims = {name: rng.choice(values) for name, values in DIMENSIONS.items()}
+    dims = {name: rng.choice(values) for name, values in DRAWN.items()}
     if rng.random() < NO_BREAK_SHARE:
         dims["break"] = "none"
     if rng.random() < 0.6:
@@ -509,8 +556,9 @@ def _bind(expr: str, path: list[str], w: _Writer) -> str:
     return name
 
 
-def _combine(kind: str, names: list[str], holders: list[_Holder], decoy: str, w: _Writer) -> list[str]:
-    target = "tf.stop_gradient(y)" if decoy == "stop_target" else "y"
+def _combine(kind: str, names: list[str], holders: list[_Holder], decoy: str, w: _Writer,
+             y: str = "y") -> list[str]:
+    target = f"tf.stop_gradient({y})" if decoy == "stop_target" else y
     means = [f"tf.reduce_mean({n})" for n in names]
     if len(names) == 1 and kind in ("add_n", "sum_builtin", "stack", "reduce_sum_list", "loop", "concat"):
         kind = w.rng.choice([kind, "mean_sum"])
@@ -560,14 +608,20 @@ def _sources(form: str, asked: list[_Holder], w: _Writer) -> tuple[str, list[str
     return " + ".join(lists), []
 
 
-def _assemble(dims, w: _Writer, setup, inputs, outside, forward, watches, sources, pre_sources, asked,
-              single: bool) -> list[str]:
-    tape_kind, guard, brk = dims["tape"], dims["guard"], dims["break"]
-    persistent = tape_kind == "persistent"
+def _head(w: _Writer) -> list[str]:
+    """The imports and constants, then the definitions."""
     lines = list(w.head) + [""]
     for d in w.defs:
         lines.extend(d.rstrip("\n").split("\n"))
         lines.append("")
+    return lines
+
+
+def _assemble(dims, w: _Writer, setup, inputs, outside, forward, watches, sources, pre_sources, asked,
+              single: bool, zero: str = "") -> list[str]:
+    tape_kind, guard, brk = dims["tape"], dims["guard"], dims["break"]
+    persistent = tape_kind == "persistent"
+    lines = _head(w)
     lines.extend(setup)
     lines.extend(inputs)
     lines.extend(pre_sources)
@@ -585,7 +639,7 @@ def _assemble(dims, w: _Writer, setup, inputs, outside, forward, watches, source
         block.append("loss = compute_loss(x)")
     else:
         block.extend(forward)
-    grad_line = f"grads = tape.gradient(loss, {sources})"
+    grad_line = f"grads = tape.gradient(loss, {sources}{zero})"
     body.append(tape_open)
     body.extend("    " + s for s in _indent_all(block))
     if tape_kind == "inside":
@@ -593,7 +647,7 @@ def _assemble(dims, w: _Writer, setup, inputs, outside, forward, watches, source
     else:
         body.append(grad_line)
     if brk == "tape_twice":
-        body.append(f"grads_again = tape.gradient(loss, {sources})")
+        body.append(f"grads_again = tape.gradient(loss, {sources}{zero})")
     if persistent:
         body.append("del tape")
     body.extend(_guard(guard, single, sources))
@@ -640,8 +694,9 @@ def _group_spans(source: str, groups: list[str], sources: str) -> tuple[tuple[in
     lines = source.split("\n")
     spans = []
     for number, line in enumerate(lines, start=1):
-        if ("tape.gradient(loss, " in line and "grads_again" not in line) or line.startswith("params = "):
-            col = 0
+        if ("tape.gradient(loss, " in line and "grads_again" not in line) or line.startswith("params = ") \
+                or ".minimize(" in line:
+            col = max(line.find("var_list="), 0)
             for g in groups:
                 at = line.find(g, col)
                 if at < 0:

@@ -40,6 +40,9 @@ class Label:
     error: str = ""
     # How it broke: "none" (a gradient came back None) or the exception's class; "" when it did not.
     reason: str = ""
+    # `unconnected_gradients=ZERO` asked in the first gradient call and TensorFlow filled zeros for
+    # a source the target is not connected to (the same call with the default gives None there).
+    zeros: bool = False
 
 
 @dataclass
@@ -87,10 +90,11 @@ def judge(program: Program, label: Label, claims: list[Claim]) -> Verdict:
 # The TensorFlow side (worker processes)
 
 
-def facts_of(outcome, groups: tuple[str, ...]) -> dict:
+def facts_of(outcome, groups: tuple[str, ...], unconnected: list | None = None) -> dict:
     """What one run of `tf_harness.run_program` did, as plain data (cached): per gradient call which
     gradients are present, how many variables each source group holds, what the first call
-    returned, and the exception."""
+    returned, and the exception; for the calls that asked for zeros where nothing is connected
+    (`unconnected_gradients=ZERO`), where the default would have given None (`unconnected`)."""
     import tensorflow as tf
 
     sizes: list[int] = []
@@ -100,9 +104,39 @@ def facts_of(outcome, groups: tuple[str, ...]) -> dict:
         except Exception:  # noqa: BLE001 - a group that does not evaluate: per-group labels unknown
             sizes = []
     error = outcome.error
-    return {"present": [[g is not None for g in call] for call in outcome.gradients], "sizes": sizes,
-            "returned_list": outcome.returned_list[0] if outcome.returned_list else None,
-            "error": "" if error is None else f"{type(error).__name__}: {str(error)[:300]}"}
+    facts = {"present": [[g is not None for g in call] for call in outcome.gradients], "sizes": sizes,
+             "returned_list": outcome.returned_list[0] if outcome.returned_list else None,
+             "error": "" if error is None else f"{type(error).__name__}: {str(error)[:300]}"}
+    if unconnected and any(n is not None for n in unconnected):
+        facts["unconnected"] = unconnected
+    return facts
+
+
+def _zeros_noted(original, notes: list):
+    """`GradientTape.gradient`, which for `unconnected_gradients=ZERO` asks TensorFlow for the
+    default's answer (None for a source the target is not connected to), notes where it is None
+    (`notes`: one list per outermost call, or None for a call that did not ask for zeros), and
+    returns what ZERO returns: those Nones filled with `zeros_like` of their source."""
+    import tensorflow as tf
+    import tf_harness
+
+    def gradient(tape, target, sources, output_gradients=None, unconnected_gradients=None):
+        outermost = getattr(tf_harness._local, "depth", 0) <= 1  # the harness's recorder counts calls
+        option = unconnected_gradients
+        zero = option is not None and str(getattr(option, "value", option)).lower() == "zero"
+        if not zero:
+            if outermost:
+                notes.append(None)
+            if option is None:
+                return original(tape, target, sources, output_gradients)
+            return original(tape, target, sources, output_gradients, option)
+        result = original(tape, target, sources, output_gradients, tf.UnconnectedGradients.NONE)
+        if outermost:
+            notes.append([g is None for g in tf.nest.flatten(result)])
+        return tf.nest.map_structure(lambda g, s: tf.zeros_like(s) if g is None else g, result, sources)
+
+    gradient.__wrapped__ = original
+    return gradient
 
 
 def label_of(facts: dict) -> Label:
@@ -127,20 +161,25 @@ def label_of(facts: dict) -> Label:
     else:
         status, error = "invalid", "no gradient call ran"
     reason = "" if status != "broken" else "none" if any(not p for call in calls for p in call) else error.split(":")[0]
-    return Label(status, tuple(groups), facts["returned_list"], error, reason)
+    first = (facts.get("unconnected") or [None])[0]
+    return Label(status, tuple(groups), facts["returned_list"], error, reason, zeros=bool(first and any(first)))
 
 
 def _worker(conn) -> None:
     sys.path.insert(0, str(TESTS))
     import tf_harness
 
+    notes: list = []
+    tape = tf_harness.tf.GradientTape
+    tape.gradient = _zeros_noted(tape.__dict__["gradient"], notes)
     while True:
         job = conn.recv()
         if job is None:
             return
         key, name, source, groups = job
+        notes.clear()
         outcome = tf_harness.run_program(source, f"{name}.py")
-        facts = facts_of(outcome, tuple(groups))
+        facts = facts_of(outcome, tuple(groups), list(notes))
         outcome.namespace = None
         conn.send((key, facts))
 
@@ -297,8 +336,12 @@ def gradguard_claims(program: Program) -> list[Claim]:
 
 
 def run(seed: int, count: int, *, jobs: int = 2, cache: LabelCache | None = None, progress=None,
-        start: int = 0) -> list[Verdict]:
+        start: int = 0, where: dict[str, str] | None = None) -> list[Verdict]:
+    """Programs `start`..`start + count - 1` of `seed` (only those whose dimensions have the values
+    `where` gives, if it is given), labelled and judged."""
     programs = [generate(seed, i) for i in range(start, start + count)]
+    if where:
+        programs = [p for p in programs if all(p.dims.get(d) == v for d, v in where.items())]
     labels = label_programs(programs, cache or LabelCache(None), jobs, progress)
     return [judge(p, label, gradguard_claims(p)) for p, label in zip(programs, labels)]
 
@@ -326,7 +369,7 @@ def table(verdicts: list[Verdict]) -> str:
         rows = defaultdict(list)
         for v in valid:
             rows[v.program.dims[dim]].append(v)
-        for value in DIMENSIONS[dim]:
+        for value in list(DIMENSIONS[dim]) + sorted(set(rows) - set(DIMENSIONS[dim])):  # "n/a" last
             vs = rows.get(value, [])
             if not vs:
                 continue
@@ -334,6 +377,14 @@ def table(verdicts: list[Verdict]) -> str:
             f = sum(v.found for v in vs)
             out.append(f"| {dim} | {value} | {len(vs)} | {sum(v.label.status == 'ok' for v in vs)} | {b} | "
                        f"{sum(bool(v.false_claims) for v in vs)} | {f} | {b - f} | {_pct(f, b)} |")
+    zero = [v for v in valid if v.program.dims.get("asked") == "zero"]
+    if zero:
+        filled = [v for v in zero if v.label.zeros]
+        out.append("")
+        out.append(f"unconnected_gradients=ZERO: {len(zero)} valid programs; in {len(filled)} of them TensorFlow "
+                   f"filled zeros for a source the loss is not connected to (the default gives None there: a "
+                   f"silent bug, but no gradient is None, so a claim that one is would be false); gradguard made "
+                   f"a gradient claim in {sum(any(c.kind == 'gradient' for c in v.claims) for v in filled)} of them")
     out.append("")
     out.append("| rule | claims | false |")
     out.append("| --- | --- | --- |")

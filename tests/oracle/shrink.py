@@ -135,11 +135,11 @@ def shrink_verdict(verdict, cache, max_checks: int = MAX_CHECKS) -> str:
 
 
 def _spans(source: str, groups) -> tuple:
-    """Where each source group stands in the first `tape.gradient` call of `source`, if it does."""
+    """Where each source group stands in the first `tape.gradient` (or `minimize`) call of `source`, if it does."""
     for number, line in enumerate(source.split("\n"), start=1):
-        if ".gradient(" not in line:
+        if ".gradient(" not in line and ".minimize(" not in line:
             continue
-        spans, col = [], 0
+        spans, col = [], max(line.find("var_list="), 0)
         for group in groups:
             at = line.find(group, col)
             if at < 0:
