@@ -10,7 +10,7 @@ from .facts import MinimizeCall, attribute_key, name_key
 from .frame import Frame
 from .library import (TF_FUNCTION, NUMPY_FUNCTIONS, COLLECTION_ADDERS, FIT_METHODS, is_integer_dtype, GRADIENT_METHODS, KERAS_MODEL_FACTORIES, KERAS_MODEL_PREFIXES,
                       MODEL_RETURNING_METHODS, NOT_FORWARD_METHODS, NOT_TENSOR_NAMESPACES, PREDICT_METHODS)
-from .objects import NOT_HOLDERS, TFP_HOLDERS, TFP_VARIABLES, evaluates_holder, refers
+from .objects import NOT_HOLDERS, TFP_HOLDERS, TFP_VARIABLES, evaluates_holder, refers, self_free_method
 from .values import UNKNOWN, Break, Grad, Kind, Origin, OriginKind, Site, Value, cut_by, evolve, held, join, variable_origins
 
 
@@ -123,6 +123,8 @@ class Calls:
             base = frame.cls.attrs.get(base_key)
         if base is not None and base.role == "instance" and (attribute := held(base, func.attr)) is not None:
             return attribute  # `agent.net(x)`: what `__init__` set
+        if base is not None and base.role == "instance" and (method := self_free_method(base.func, func.attr)):
+            return Value(kind=Kind.CALLABLE, func=method)  # `helper.apply(t)`: its class's method
         return self.eval(func, frame) if self.conventions.model(func.attr) else UNKNOWN
 
     def _receiver(self, func: ast.Attribute, frame: Frame) -> Value:

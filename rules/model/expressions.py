@@ -7,6 +7,7 @@ from . import no_gradient
 from .facts import attribute_key, name_key
 from .frame import Frame, _handler
 from .library import TENSOR_ATTRS_WITHOUT_GRADIENT, VARIABLE_ATTRS, WEIGHT_ATTRS
+from .objects import holder_variables
 from .values import UNKNOWN, Grad, Kind, Origin, OriginKind, Site, Value, evolve, held, join, variable_origins
 
 
@@ -91,6 +92,8 @@ class Expressions:
             return UNKNOWN
         if base.kind == Kind.MODEL and base.model is None and base.sources and node.attr in VARIABLE_ATTRS:
             return Value(kind=Kind.VARIABLES, sources=base.sources)  # `m.trainable_variables` for m in models
+        if node.attr == "trainable_variables" and (variables := holder_variables(base)) is not None:
+            return variables  # `list(dist.trainable_variables)`: the variables it was built from
         if node.attr in VARIABLE_ATTRS and base.kind not in (Kind.VARIABLES, Kind.VARIABLE):
             # No tensor has `trainable_variables`: whatever `base` is, these are some model's
             # variables, the model unknown (`tf.keras.load_model(path).trainable_variables`).

@@ -7,7 +7,7 @@ import ast
 
 from .callbacks import CALLBACKS, GRAPH_LOOPS, VECTORIZED_FALLBACK
 from .frame import Frame
-from .values import UNKNOWN, Kind, Site, Value, evolve, join
+from .values import UNKNOWN, Kind, Site, Value, evolve, held, join
 
 # TF Probability objects that hold references to the variables and tensors they are given
 # (`_reference_holder`): every class of the library but its Keras layers (distributions, bijectors,
@@ -61,8 +61,11 @@ class Objects:
         value = join(results)
         traced_loop = site.qualname in GRAPH_LOOPS and frame.in_trace()
         fallback = VECTORIZED_FALLBACK.get(site.qualname or "", set())
-        zeros = {c for c in value.cut if traced_loop or c.brk.code in fallback}
-        if zeros:  # a graph loop's gradient is zeros where its function cuts: no None to claim
+        # What was cut before the loop is cut still: the loop is given a value the tape cannot
+        # differentiate (None); a cut its function makes is answered with zeros, no None to claim.
+        given = {c.brk for v in site.inputs() for c in v.cut}
+        zeros = {c for c in value.cut if (traced_loop or c.brk.code in fallback) and c.brk not in given}
+        if zeros:
             value = evolve(value, live=value.live | {c.grad for c in zeros}, cut=value.cut - zeros)
         return self.op(evolve(value, kind=Kind.TENSOR, items=None), site.node, frame)
 
@@ -104,11 +107,14 @@ class Objects:
         """`agent = Agent(env)`, a plain class of this file: the object holds what its `__init__`
         sets on `self` (`self.net = keras.Sequential(...)`), each model or variable its own per
         instantiation, so `agent.net(x)` is that model and `agent.net.trainable_variables` its
-        variables. Its methods are not followed here: calling one reads all it holds (calls.py,
-        `_maybe_uses_models`)."""
+        variables. `func` is its class: a method that never reads `self` is called as the function
+        it is (`helper.apply(t)`, calls.py `_callee_attribute`); the others are not followed here:
+        calling one reads all the object holds (calls.py, `_maybe_uses_models`)."""
         init = next((m for m in info.node.body if isinstance(m, ast.FunctionDef) and m.name == "__init__"), None)
-        if init is None or id(info) in self.instantiating:
+        if id(info) in self.instantiating:
             return UNKNOWN
+        if init is None:
+            return Value(fields=(), role="instance", func=info.node)
         params = self._params(init)
         frame = Frame({}, self.module, init, summary=True)  # no class: the attributes are this object's
         for index, param in enumerate(params[1:]):
@@ -130,7 +136,7 @@ class Objects:
                 value = evolve(value, model=evolve(value.model, name=f"{info.node.name}().{attr}",
                                                    key=f"instance:{span.line}:{span.col}.{attr}"))
             fields.append((attr, value))
-        return Value(kind=Kind.UNKNOWN, fields=tuple(fields), role="instance") if fields else UNKNOWN
+        return Value(kind=Kind.UNKNOWN, fields=tuple(fields), role="instance", func=info.node)
 
     def _reference_holder(self, site: Site, frame: Frame) -> Value:
         """A TF Probability distribution, bijector or kernel keeps a reference to the variables it
@@ -142,8 +148,12 @@ class Objects:
         later = Frame({}, frame, frame.function, cls=frame.cls, summary=True)  # (records no op here)
         held = join([v for v in inputs if _kept_by_reference(v)] + self._called_back(site, inputs, later))
         computed = self.op(join([v for v in inputs if not _kept_by_reference(v)]), site.node, frame)
-        return Value(held.live | computed.live, held.cut | computed.cut, Kind.TENSOR, role="holder",
-                     fields=_references(site, inputs))
+        fields = _references(site, inputs)
+        variables = _held_variables(inputs)
+        if variables is not None:
+            fields = tuple((n, v) for n, v in fields if n != HELD_VARIABLES) + (
+                (HELD_VARIABLES, Value(kind=Kind.VARIABLES, sources=variables)),)
+        return Value(held.live | computed.live, held.cut | computed.cut, Kind.TENSOR, role="holder", fields=fields)
 
     def evaluated_holder(self, site: Site, frame: Frame) -> list[Value]:
         """`dist.log_prob(x)`: the names the object was built from, as they are now (`tape.watch(mean)`
@@ -153,10 +163,67 @@ class Objects:
         return [now for name, _ in site.receiver.fields or () if (now := frame.lookup(name)) is not None]
 
 
+# The entry of a TF Probability object's `fields` that lists the variables it was built from,
+# when every argument is understood (not a name: no argument is bound to it).
+HELD_VARIABLES = "<variables>"
+
+
+def holder_variables(value: Value) -> Value | None:
+    """`dist.trainable_variables` of a TF Probability object (a `tf.Module`, which tracks the
+    variables it keeps a reference to): the variables it was built from and those of the objects
+    it was built from, when each of its arguments is known to be a variable, such an object, or no
+    variable at all (a constant, a computed tensor); None when any might hold a variable unseen."""
+    if value.role != "holder":
+        return None
+    entry = held(value, HELD_VARIABLES)
+    return entry if entry is not None and entry.sources else None
+
+
+def _held_variables(inputs: list[Value]) -> frozenset | None:
+    origins: set = set()
+    for value in inputs:
+        if value.kind == Kind.VARIABLE:
+            if value.model is None or not value.model.key or value.watched:
+                return None  # a variable made in the call, or one the model cannot name
+            origins.add(value.model)
+        elif value.role == "holder":
+            entry = held(value, HELD_VARIABLES)
+            if entry is None:
+                return None
+            origins |= entry.sources
+        elif value.items is not None:  # `components=[...]`
+            inner = _held_variables(list(value.items))
+            if inner is None:
+                return None
+            origins |= inner
+        elif not (value.kind in (Kind.TENSOR, Kind.NUMPY) or value.constant is not None):
+            return None  # a parameter, a callable, an unknown object: it may hold variables
+    return frozenset(origins)
+
+
 def evaluates_holder(site: Site) -> bool:
     """`dist.log_prob(x)`: a method of a TF Probability object that computes with it (`copy` makes
     another object on the same references)."""
     return site.receiver is not None and site.receiver.role == "holder" and site.method != "copy"
+
+
+def self_free_method(cls: ast.AST | None, name: str) -> ast.FunctionDef | None:
+    """The method `name` that class `cls` defines in its own body, when its result cannot depend on
+    the object: a static method, or a plain method (no decorator) that never reads its `self` and
+    never calls `super()`. Which object it is called on does not matter then."""
+    if not isinstance(cls, ast.ClassDef):
+        return None
+    method = next((m for m in cls.body if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef)) and m.name == name), None)
+    if not isinstance(method, ast.FunctionDef):
+        return None
+    decorators = [ast.unparse(d) for d in method.decorator_list]
+    if decorators == ["staticmethod"]:
+        return method
+    params = method.args.posonlyargs + method.args.args
+    if decorators or not params or params[0].arg != "self":
+        return None
+    reads = {n.id for n in ast.walk(method) if isinstance(n, ast.Name)}
+    return None if "self" in reads or "super" in reads or "__class__" in reads else method
 
 
 def _kept_by_reference(value: Value) -> bool:
