@@ -205,3 +205,39 @@ def test_top_level_code_links_to_the_bindings_before_it():
 def test_a_statement_python_cannot_read_alone_is_linked_to_everything():
     # (`ast` parses a `nonlocal` with no binding; Python's symbol table refuses it.)
     assert _parts_of("a = 1\nb = 2\ndef f():\n    nonlocal q\n") == [["a", "b", "def f"]]
+
+
+def test_a_function_reading_its_own_name_before_binding_it_reads_the_modules():
+    """Python raises UnboundLocalError there; the engine reads the module's `w` (and finds the
+    rounding), so the function and the module's `w` are one part."""
+    source = (
+        "import tensorflow as tf\n\n"
+        "w = tf.Variable(1.0)\n\n\n"
+        "def train(x):\n    with tf.GradientTape() as tape:\n        loss = tf.reduce_sum(tf.round(w * x))\n"
+        "    grads = tape.gradient(loss, [w])\n    w = None\n    return grads\n"
+    )
+    found = api.lint_tolerant(source, "t.py", CONFIG, parser=IncrementalParser("t.py"))
+    assert [(d.code, d.span.line) for d in found] == [("GG401", 8)]
+    assert found == api.lint_tolerant(source, "t.py", CONFIG)
+
+
+@pytest.mark.parametrize(("function", "early"), [
+    ("def f(g):\n    w = w - 0.1 * g\n", {"w"}),
+    ("def f():\n    loss = (\n        loss + 1)\n", {"loss"}),
+    ("def f():\n    x += 1\n", {"x"}),
+    ("def f(xs):\n    for s in xs:\n        if s:\n            print(prev)\n        prev = s\n", {"prev"}),
+    ("def f():\n    g = lambda: h\n    h = 1\n    return g\n", {"h"}),
+    ("def f(x):\n    y = x\n    return y\n", set()),
+    ("def f(xs):\n    for x in xs:\n        t = x\n    return t\n", set()),
+    ("def f(xs):\n    return [x for x in xs]\n", set()),
+    ("def f():\n    with open('a') as fh:\n        fh.read()\n", set()),
+    ("def f():\n    global w\n    w = w + 1\n", set()),
+    ("def f():\n    x = 0\n    x += 1\n", set()),
+])
+def test_which_names_a_function_may_read_before_binding_them(function, early):
+    import ast
+
+    from gradguard.rules.source.components import names_of
+
+    assert names_of(ast.parse(function).body[0], function).later_reads - {"print", "open"} == early | (
+        {"w"} if "global w" in function else set())

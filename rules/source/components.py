@@ -20,6 +20,8 @@ Every link is over-approximated, so a part is never too small:
   every statement that mentions that name;
 - an attribute read (`agent.learn`, but not `super().__init__`) links to every class defining a
   method of that name;
+- a function reading one of its own names before binding it (`w = w - lr * g`) reads the
+  module's name, as the engine does (Python would raise UnboundLocalError);
 - a statement Python's symbol table refuses (a `nonlocal` with no binding, which `ast` parses)
   links to all.
 
@@ -77,8 +79,91 @@ def names_of(stmt: ast.stmt, text: str) -> Names:
                 later_reads.add(symbol.get_name())
                 if symbol.is_declared_global() and symbol.is_assigned():
                     later_binds.add(symbol.get_name())
+    later_reads |= _read_before_bound(stmt)
     return Names(frozenset(now_reads), frozenset(binds), frozenset(later_reads), frozenset(later_binds),
                  attributes, methods)
+
+
+_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
+
+
+def _read_before_bound(stmt: ast.stmt) -> set[str]:
+    """Names local to a function of `stmt` that it may read before binding them (`w = w - lr * g`,
+    a loop reading what a later line of it binds): Python would raise UnboundLocalError, but the
+    engine then finds the name in the module, so these reads are reads of the module's names."""
+    found = set()
+    for function in ast.walk(stmt):
+        if isinstance(function, _SCOPES):
+            found |= _early_reads(function)
+    return found
+
+
+def _early_reads(function: ast.AST) -> set[str]:
+    params = {a.arg for a in ast.walk(function.args) if isinstance(a, ast.arg)}
+    loads: dict[str, tuple] = {}   # name -> where it is first read
+    stores: dict[str, tuple] = {}  # name -> where it is first bound (after what its statement evaluates)
+    declared: set[str] = set()
+    body = function.body if isinstance(function.body, list) else [function.body]
+    # (node, where a read inside a nested scope is taken to happen, when a store here takes effect)
+    stack = [(node, None, None) for node in reversed(body)]
+    while stack:
+        node, deferred, bound_at = stack.pop()
+        if isinstance(node, (ast.Global, ast.Nonlocal)):
+            declared.update(node.names)
+        elif isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):  # `x += 1` reads `x`
+            loads.setdefault(node.target.id, deferred or (node.lineno, node.col_offset))
+        if isinstance(node, ast.Name):
+            if isinstance(node.ctx, ast.Load):
+                loads.setdefault(node.id, deferred or (node.lineno, node.col_offset))
+            elif deferred is None and bound_at is not None:
+                stores.setdefault(node.id, bound_at)
+            continue
+        elif isinstance(node, _SCOPES + (ast.ClassDef,)) and deferred is None:
+            if not isinstance(node, ast.Lambda):
+                stores.setdefault(node.name, (node.lineno, node.col_offset))
+            # Run later, perhaps before a binding below it: its reads count from where it is defined.
+            inner = (node.lineno, node.col_offset)
+            stack.extend((child, inner, None) for child in reversed(list(ast.iter_child_nodes(node))))
+            continue
+        for child, child_bound_at in reversed(list(_children(node, bound_at))):
+            stack.append((child, deferred, child_bound_at))
+    return {name for name, read in loads.items()
+            if name in stores and name not in params and name not in declared and read < stores[name]}
+
+
+_LATER = 1 << 30  # after any column: a store takes effect once its line's reads are done
+
+
+def _children(node: ast.AST, bound_at):
+    """`node`'s children, each with when a name it binds is bound: after the statement's value
+    (`w = w - 1` reads `w`, then binds it), after a loop's iterable or a `with`'s items; never
+    for a comprehension's own variables (they are not the function's)."""
+    if isinstance(node, ast.comprehension):
+        yield node.iter, bound_at
+        yield from ((test, bound_at) for test in node.ifs)
+        return
+    if isinstance(node, (ast.For, ast.AsyncFor)):
+        header = ((node.iter.end_lineno or node.iter.lineno), _LATER)
+        yield node.iter, bound_at
+        yield node.target, header
+        yield from ((child, None) for child in [*node.body, *node.orelse])
+        return
+    if isinstance(node, (ast.With, ast.AsyncWith)):
+        last = node.items[-1].context_expr if node.items else node
+        header = ((last.end_lineno or last.lineno), _LATER)
+        yield from ((item, header) for item in node.items)
+        yield from ((child, None) for child in node.body)
+        return
+    if isinstance(node, ast.ExceptHandler):
+        yield from ((child, (node.lineno, _LATER)) for child in ast.iter_child_nodes(node) if child not in node.body)
+        yield from ((child, None) for child in node.body)
+        return
+    if isinstance(node, ast.stmt) and not isinstance(node, (ast.If, ast.While, ast.Try, ast.Match)):
+        bound_at = ((node.end_lineno or node.lineno), _LATER)  # a simple statement: once it is done
+    elif isinstance(node, ast.NamedExpr):
+        bound_at = ((node.end_lineno or node.lineno), _LATER)
+    for child in ast.iter_child_nodes(node):
+        yield child, None if isinstance(child, ast.stmt) else bound_at
 
 
 def _attributes_and_classes(stmt: ast.stmt) -> tuple[frozenset[str], frozenset[str], set[str]]:
