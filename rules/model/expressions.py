@@ -233,6 +233,8 @@ class Expressions:
         return Value(kind=Kind.CALLABLE, func=node)
 
     def _comprehension(self, node: ast.AST, elements: list[ast.AST], frame: Frame) -> Value:
+        if (flat := self._flattened(node, frame)) is not None:
+            return flat
         inner = Frame({}, frame, frame.function, cls=frame.cls, summary=frame.summary, tapes=frame.tapes)
         for generator in node.generators:
             self.bind(generator.target, self._element(self.eval(generator.iter, inner)), inner, None)
@@ -247,6 +249,26 @@ class Expressions:
             subset = any(generator.ifs for generator in node.generators)
             return Value(kind=Kind.VARIABLES, sources=variable_origins(result), role="subset" if subset else None)
         return result
+
+    def _flattened(self, node: ast.AST, frame: Frame) -> Value | None:
+        """`[v for group in (a.trainable_variables, [w]) for v in group]`: the lists written out,
+        joined, as `a.trainable_variables + [w]` is (each element judged as it is, `w` a watched
+        tensor too); None for any other comprehension."""
+        if not isinstance(node, ast.ListComp) or len(node.generators) != 2 or any(g.ifs for g in node.generators):
+            return None
+        outer, inner = node.generators
+        if not (isinstance(outer.target, ast.Name) and isinstance(inner.target, ast.Name)
+                and isinstance(inner.iter, ast.Name) and inner.iter.id == outer.target.id
+                and isinstance(node.elt, ast.Name) and node.elt.id == inner.target.id
+                and isinstance(outer.iter, (ast.Tuple, ast.List)) and outer.iter.elts):
+            return None
+        values = [self.eval(group, frame) for group in outer.iter.elts]
+        parts = [_list_parts(v, group) if v.kind == Kind.VARIABLES or isinstance(group, (ast.List, ast.Tuple)) else None
+                 for v, group in zip(values, outer.iter.elts)]
+        if None in parts:
+            return None
+        return Value(kind=Kind.VARIABLES, sources=frozenset().union(*map(variable_origins, values)),
+                     items=sum((p[0] for p in parts), ()), elements=sum((p[1] for p in parts), ()))
 
     def eval_ListComp(self, node: ast.AST, frame: Frame) -> Value:
         return self._comprehension(node, [node.elt], frame)
