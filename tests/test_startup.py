@@ -105,6 +105,8 @@ def test_check_of_a_plain_file_imports_no_libcst_jedi_or_pygls(tmp_path):
     assert run["modules"] & HEAVY == set()
     assert {"gradguard.rules.fix.loop", "gradguard.rules.lens.lens", "gradguard.rules.app.explain"} \
         & run["modules"] == set()  # no fix to write, nothing to explain
+    # Nothing is imported from other code: no jedi resolver is made, and --no-cache hashes nothing.
+    assert {"gradguard.rules.model.inference", "hashlib"} & run["modules"] == set()
 
 
 def test_a_check_answered_from_the_result_cache_imports_no_analyzer(tmp_path):

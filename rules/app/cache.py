@@ -14,7 +14,6 @@ it (unreadable, corrupt, not writable) makes it a miss, never an error.
 """
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import sys
@@ -93,6 +92,8 @@ class ResultCache:
 
 @cache
 def analyzer_fingerprint() -> str:
+    import hashlib  # here: a check with --no-cache hashes nothing
+
     digest = hashlib.blake2b(f"{__version__} {sys.version}".encode(), digest_size=8)
     package = Path(__file__).resolve().parents[1]  # every layer of the analyzer, and its data
     for source in sorted([*package.rglob("*.py"), *package.rglob("*.json")]):
@@ -102,6 +103,8 @@ def analyzer_fingerprint() -> str:
 
 def result_key(raw: bytes, settings: str) -> str:
     """What a cached result must match: the file's bytes and the settings it was checked under."""
+    import hashlib
+
     return hashlib.blake2b(raw + b"\0" + settings.encode(), digest_size=16).hexdigest()
 
 

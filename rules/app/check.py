@@ -169,11 +169,11 @@ class CheckRun:
         """The jedi resolver of the document's project and a fresh time budget, unless jedi is off."""
         if self.args.no_jedi or not config.jedi or document.path is None:
             return {}
-        from ..model.inference import Budget, JediResolver
+        from ..model.resolving import Budget, LazyResolver
 
         root = self._project_root(document.path)
         if root not in self.resolvers:
-            self.resolvers[root] = JediResolver(str(root))
+            self.resolvers[root] = LazyResolver(str(root))  # jedi only for a file that asks
         return {"resolver": self.resolvers[root], "budget": Budget(config.jedi_time_budget)}
 
     def _project_root(self, path: Path) -> Path:

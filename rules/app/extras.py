@@ -226,12 +226,12 @@ def _unused_in_file(run, display: str, path: Path, resolvers: dict):
         # comments unused): none can be, whatever the analysis finds, so it is not run again.
         return document, source, []
     from .. import api
-    from ..model.inference import Budget, JediResolver
+    from ..model.resolving import Budget, LazyResolver
 
     cross_module = {}
     if not run.args.no_jedi and config.jedi:
         root = project_root(path, run.config)
-        resolver = resolvers.setdefault(root, JediResolver(str(root)))
+        resolver = resolvers.setdefault(root, LazyResolver(str(root)))
         cross_module = {"resolver": resolver, "budget": Budget(config.jedi_time_budget)}
     try:
         found = api.findings(python, display, conventions=config.names, **cross_module)

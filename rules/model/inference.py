@@ -29,6 +29,7 @@ from pathlib import Path
 
 from ..source.document import Document
 from ..source.imports import is_known_library
+from .resolving import Budget
 from .values import Cut, Grad, Kind, Origin, OriginKind, Value
 
 log = logging.getLogger("gradguard.jedi")
@@ -47,20 +48,6 @@ class Foreign:
     params: tuple[str, ...] = ()        # parameter names, `self` excluded
     summary: Value | None = None        # a function's return value in terms of its parameters
     model: bool = False                 # a Keras model/layer class, or a function returning one
-
-
-@dataclass
-class Budget:
-    """Seconds of jedi time left for one document, and a way to stop early when it is stale."""
-
-    seconds: float
-    stale: Callable[[], bool] = lambda: False
-    spent: float = 0.0
-    asked: int = 0  # questions that got past the gates: the result depends on other files
-
-    @property
-    def exhausted(self) -> bool:
-        return self.spent >= self.seconds or self.stale()
 
 
 class JediResolver:
