@@ -44,7 +44,8 @@ log = logging.getLogger("gradguard.analysis")
 
 __all__ = [
     "MAX_FIX_ROUNDS", "analyze", "findings", "apply_edits", "apply_fixes", "chosen_fix", "fix_source", "lint", "lint_tolerant",
-    "newline_of", "non_conflicting_edits", "non_conflicting_fixes", "syntax_error", "tune_garbage_collector",
+    "newline_of", "non_conflicting_edits", "non_conflicting_fixes", "reads_other_modules", "syntax_error",
+    "tune_garbage_collector",
     "with_newline",
 ]
 
@@ -87,6 +88,16 @@ def findings(source: str, path: str = "<stdin>", *, resolver=None, budget=None, 
 
 # An editor's document keeps its parts' findings as long as it keeps its incremental parser.
 _part_caches: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def reads_other_modules(source: str) -> bool:
+    """Whether the analysis of `source` with a jedi resolver can learn anything the analysis
+    without one does not: the text imports code besides the libraries the analyzer knows (the
+    resolver's own first gate). True for a text that does not parse: a tolerant lint may recover."""
+    try:
+        return Document(source).imports.other_code
+    except PARSE_FAILURES:
+        return True
 
 
 def lint(source: str, path: str | os.PathLike, config: Config = Config(), config_path=None, *,

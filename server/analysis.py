@@ -132,6 +132,18 @@ def analyze(snap: Snapshot, resolver=None, budget=None) -> Result:
     return Result(snap, found, by_uri, resolver is not None, lens)
 
 
+def cross_module(snap: Snapshot, resolver, budget) -> Result | None:
+    """The jedi pass, or None when it could not differ from the fast pass: the document imports
+    only the libraries the analyzer knows, so jedi would be asked nothing (a parse, not a second
+    analysis of the whole file)."""
+    _load_analyzer()
+    from gradguard.rules.api import reads_other_modules
+
+    if not reads_other_modules(snap.source):
+        return None
+    return analyze(snap, resolver, budget)
+
+
 @functools.cache
 def _load_analyzer() -> None:
     """Import the analyzer, once, and then tune the garbage collector (`api.tune_garbage_collector`:

@@ -264,7 +264,8 @@ class GradguardServer(LanguageServer):
 
         resolver = self.resolver_for(snap, settings)
         budget = Budget(settings.jedi_time_budget, stale=lambda: not self.is_current(snap))
-        future = asyncio.get_running_loop().run_in_executor(self.jedi_executor, analysis.analyze, snap, resolver, budget)
+        future = asyncio.get_running_loop().run_in_executor(self.jedi_executor, analysis.cross_module, snap, resolver,
+                                                            budget)
         future.add_done_callback(lambda done: self._refined(done, snap))
 
     def _refined(self, future: asyncio.Future, snap: Snapshot) -> None:
@@ -275,6 +276,8 @@ class GradguardServer(LanguageServer):
             self.log_message(f"cross-module analysis of {snap.target} failed: {error!r}", types.MessageType.Warning)
             return
         result = future.result()
+        if result is None:
+            return  # nothing to ask jedi: the fast pass's result stands
         previous = self.results.get(snap.target)
         if previous is not None and previous.diagnostics == result.diagnostics:
             # Nothing new to publish; the lens may still have learnt something from the other modules.
