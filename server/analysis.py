@@ -73,6 +73,12 @@ class Snapshot:
     def first_lines(self) -> list[int]:
         return [part.first_line for part in self.parts]
 
+    @functools.cached_property
+    def newline(self) -> str:
+        """The line ending fixes write: a notebook's cells join with "\n". Counted once per
+        snapshot, not once per fix (each count reads the whole text)."""
+        return "\n" if self.notebook else newline_of(self.source)
+
     def diagnose(self, source: str | None = None, resolver=None, budget=None) -> list[Diagnostic]:
         from gradguard.rules.api import lint_tolerant
 
@@ -224,7 +230,7 @@ def _related(diagnostic: Diagnostic, snap: Snapshot) -> list[types.DiagnosticRel
 
 
 def fix_data(fix: Fix, snap: Snapshot) -> dict:
-    fix = with_newline(fix, "\n" if snap.notebook else newline_of(snap.source))
+    fix = with_newline(fix, snap.newline)
     edits = []
     for edit in fix.edits:
         part, range_ = locate(edit.span, snap)

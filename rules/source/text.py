@@ -8,6 +8,7 @@ them: never use it on source text.
 from __future__ import annotations
 
 import re
+from itertools import accumulate
 
 LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")
@@ -35,7 +36,11 @@ def line_texts(text: str) -> list[str]:
 
 def line_starts(text: str) -> list[int]:
     """The offset where each line of `text` starts (the first is 0)."""
-    return [0, *(match.end() for match in LINE_BREAK.finditer(text))]
+    lines = split_lines(text)
+    starts = list(accumulate(map(len, lines), initial=0))  # (a loop in C, not one match per line)
+    if lines and not lines[-1].endswith(("\n", "\r")):
+        starts.pop()  # the end of a last line without a break starts no line
+    return starts
 
 
 def newline_of(text: str) -> str:
