@@ -92,7 +92,8 @@ class Snapshot:
 def snapshot(target: str, path: str, documents: Sequence[TextDocument], notebook: bool, config: Config,
              encoding: Encoding, generation: int = 0, cell_numbers: Sequence[int] = (), parser=None,
              lens: bool = True) -> Snapshot:
-    copies = [TextDocument(d.uri, d.text, d.version, d.language_id) for d in documents]
+    # The copies share the line starts (a list the live document replaces, never changes).
+    copies = [TextDocument(d.uri, d.text, d.version, d.language_id, _starts=d.line_starts) for d in documents]
     source, first_lines = join_texts([d.text for d in copies], notebook)
     parts = tuple(Part(d.uri, d.version, d, first) for d, first in zip(copies, first_lines))
     return Snapshot(target, path, source, parts, notebook, config, encoding, generation, tuple(cell_numbers), parser,

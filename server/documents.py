@@ -8,11 +8,12 @@ line means the end of the line, a line past the end of the document means the en
 """
 from __future__ import annotations
 
+import bisect
 from dataclasses import dataclass, field
 
 from lsprotocol import types
 
-from gradguard.rules.source.text import line_starts
+from gradguard.rules.source.text import LINE_BREAK, line_starts
 
 
 class Encoding:
@@ -100,10 +101,24 @@ class TextDocument:
             start = self.offset_at(change.range.start, encoding)
             end = self.offset_at(change.range.end, encoding)
             start, end = min(start, end), max(start, end)
-            self.text = self.text[:start] + change.text + self.text[end:]
+            old = self.text
+            self.text = old[:start] + change.text + old[end:]
+            self._starts = _shifted_starts(self._starts, old, start, end, change.text)
         else:
             self.text = change.text
-        self._starts = None
+            self._starts = None
+
+
+def _shifted_starts(starts: list[int] | None, old: str, start: int, end: int, new: str) -> list[int] | None:
+    """The line starts after `old[start:end]` became `new`: those before kept, the new text's own,
+    those after moved; None (count again) where a "\r" could join or split a "\r\n"."""
+    if starts is None or "\r" in new or "\r" in old[max(start - 1, 0):end + 1]:
+        return None
+    first = bisect.bisect_right(starts, start)           # starts[:first] are at or before the edit
+    after = bisect.bisect_right(starts, end, lo=first)   # starts[after:] are past its end
+    delta = len(new) - (end - start)
+    inside = [start + match.end() for match in LINE_BREAK.finditer(new)]
+    return starts[:first] + inside + [offset + delta for offset in starts[after:]]
 
 
 @dataclass

@@ -114,3 +114,26 @@ def test_notebook_structure_changes_open_and_close_cells():
     assert store.target_of("c0") == "nb" and store.get("c0").text == "import tensorflow as tf\n"
     store.close_notebook("nb")
     assert store.get("c0") is None and store.get("c1") is None
+
+
+def test_line_starts_follow_partial_edits_as_a_recount_would():
+    """`apply_change` moves the line starts instead of counting them again (issue 23: an edit costs
+    its function); random texts and edits, "\\r\\n" and lone "\\r" included, against a recount."""
+    import random
+
+    from gradguard.rules.source.text import line_starts
+    from gradguard.server.documents import _shifted_starts
+
+    rng = random.Random(5)
+    pieces = ["a", "\n", "\r\n", "\r", "xy", "é", "\n\n"]
+    moved = 0
+    for _ in range(20000):
+        old = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 10)))
+        start = rng.randint(0, len(old))
+        end = rng.randint(start, len(old))
+        new = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 4)))
+        shifted = _shifted_starts(line_starts(old), old, start, end, new)
+        if shifted is not None:
+            moved += 1
+            assert shifted == line_starts(old[:start] + new + old[end:]), (old, start, end, new)
+    assert moved > 5000  # most edits are moved, not recounted
