@@ -224,7 +224,9 @@ def _configured(source: str, display: str, config: Config, config_path, resolver
                 parser=None) -> list[Diagnostic]:
     found = analyze(source, display, enabled=lambda code: config.enabled(code, config_path),
                     resolver=resolver, budget=budget, parser=parser, conventions=config.names)
-    return [dataclasses.replace(d, severity=config.severity_for(d.code, d.severity)) for d in found]
+    # (The same diagnostics where no severity is configured: a part's, reused after an edit, stay one.)
+    return [d if (severity := config.severity_for(d.code, d.severity)) is d.severity
+            else dataclasses.replace(d, severity=severity) for d in found]
 
 
 def syntax_error(source: str, display: str = "<unknown>") -> Diagnostic | None:

@@ -41,7 +41,7 @@ class Document:
         self.source = source
         self.path = path
         self.parser = parser  # an incremental.IncrementalParser that remembers the previous text
-        self.lines = split_lines(source) or [""]
+        self.lines = (parser.lines_of(source) if parser is not None else split_lines(source)) or [""]
         self._spans: dict[ast.AST, Span] = {}  # rules and the engine ask for the same nodes' spans
         self.whole = self     # the module; a part's is the document it is a part of
         self.asked: dict[tuple, object] = {}   # the questions `ask` answered, with their answers

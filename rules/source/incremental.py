@@ -42,9 +42,16 @@ class IncrementalParser:
         self._gaps: list[int] = []
         self.reused = self.parsed = 0  # chunks, for benchmarks and tests
         self._tree: ast.Module | None = None
+        self._split: tuple[str, list[str]] | None = None  # the last text split, and its lines
+
+    def lines_of(self, source: str) -> list[str]:
+        """`split_lines(source)`, once per text: the document and the parse share them."""
+        if self._split is None or self._split[0] is not source:
+            self._split = (source, split_lines(source))
+        return self._split[1]
 
     def parse(self, source: str) -> ast.Module:
-        lines = split_lines(source)
+        lines = self.lines_of(source)
         tree = self._reuse(lines)
         if tree is None:
             tree = parse(source, self.path)
