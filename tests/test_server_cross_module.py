@@ -2,7 +2,7 @@
 only the libraries the analyzer knows gets none (a parse instead of a second analysis)."""
 from __future__ import annotations
 
-from gradguard.rules.model.resolving import Budget
+from gradguard.rules.model.budget import Budget
 from gradguard.rules.project.config import Config
 from gradguard.server import analysis
 from gradguard.server.documents import Encoding, TextDocument

@@ -169,7 +169,8 @@ class CheckRun:
         """The jedi resolver of the document's project and a fresh time budget, unless jedi is off."""
         if self.args.no_jedi or not config.jedi or document.path is None:
             return {}
-        from ..model.resolving import Budget, LazyResolver
+        from ..model.budget import Budget
+        from .resolver import LazyResolver
 
         root = self._project_root(document.path)
         if root not in self.resolvers:

@@ -226,7 +226,8 @@ def _unused_in_file(run, display: str, path: Path, resolvers: dict):
         # comments unused): none can be, whatever the analysis finds, so it is not run again.
         return document, source, []
     from .. import api
-    from ..model.resolving import Budget, LazyResolver
+    from ..model.budget import Budget
+    from .resolver import LazyResolver
 
     cross_module = {}
     if not run.args.no_jedi and config.jedi:

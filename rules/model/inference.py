@@ -29,7 +29,7 @@ from pathlib import Path
 
 from ..source.document import Document
 from ..source.imports import is_known_library
-from .resolving import Budget
+from .budget import Budget
 from .values import Cut, Grad, Kind, Origin, OriginKind, Value
 
 log = logging.getLogger("gradguard.jedi")

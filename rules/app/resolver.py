@@ -1,28 +1,14 @@
-"""What a caller needs to let the analysis follow calls into other modules, without loading jedi.
+"""The project's jedi resolver, made at the first question the engine asks.
 
-`Budget` is the jedi time one document may spend. `LazyResolver` stands for the project's
-`inference.JediResolver` and makes it (importing inference, hashlib and, later, jedi) at the
-first question the engine asks: a file that imports only the libraries the tables know never
-asks one, and a `check` of such files never pays for the machinery.
+`LazyResolver` stands for `model.inference.JediResolver` and makes it (importing inference,
+hashlib and, later, jedi) only when a file asks: one importing only the libraries the analyzer
+knows never does, and a `check` of such files never pays for the machinery.
 """
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 
-
-@dataclass
-class Budget:
-    """Seconds of jedi time left for one document, and a way to stop early when it is stale."""
-
-    seconds: float
-    stale: Callable[[], bool] = lambda: False
-    spent: float = 0.0
-    asked: int = 0  # questions that got past the gates: the result depends on other files
-
-    @property
-    def exhausted(self) -> bool:
-        return self.spent >= self.seconds or self.stale()
+from ..model.budget import Budget
 
 
 class LazyResolver:
@@ -35,7 +21,7 @@ class LazyResolver:
     @property
     def resolver(self):
         if self._resolver is None:
-            from .inference import JediResolver
+            from ..model.inference import JediResolver
 
             self._resolver = JediResolver(*self._arguments)
         return self._resolver
