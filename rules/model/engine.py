@@ -309,9 +309,13 @@ class Engine(Statements, Expressions, Calls, Objects, Layers, Sinks):
                 cut |= actuals.get(grad.origin.index, UNKNOWN).cut
             else:
                 live.add(evolve(grad, site=call_span) if foreign else grad)
+        # A lambda written in the call (`map(lambda t: t.numpy(), xs)`) is used there only: its
+        # breaks are fixed where they are, not left to the user as a helper's would be.
+        inline = isinstance(func, ast.Lambda) and call_span.contains(self.doc.span(func))
         for c in summary.cut:
             if is_param(c.grad.origin):
-                brk = evolve(c.brk, via=call_span, value_text=self.doc.short(node))
+                brk = evolve(c.brk, via=call_span, value_text=self.doc.short(node),
+                             inside=c.brk.inside or ("the lambda" if inline else None))
                 cut |= {Cut(brk, g) for g in actual_grads(c.grad)}
                 cut |= actuals.get(c.grad.origin.index, UNKNOWN).cut
             elif foreign:

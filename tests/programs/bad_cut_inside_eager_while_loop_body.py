@@ -1,6 +1,6 @@
 # expect: GG201@10
 # tensorflow: none
-# fixed: nofix
+# fixed: ok
 # shape: the eager twin of ok_cut_inside_traced_while_loop_body_gives_zeros: without `tf.function` the loop runs in Python, and `tf.stop_gradient` in its body leaves `w` with no gradient (generator family)
 import tensorflow as tf
 

@@ -1,6 +1,6 @@
 # expect: GG101@11
 # tensorflow: none
-# fixed: nofix
+# fixed: ok
 # shape: `.numpy()` inside the lambda given to builtin `map` (`list(map(lambda t: t.numpy(), [model(x)]))[0]`): the element leaves TensorFlow (generator family, issue 21's table)
 import tensorflow as tf
 import keras
