@@ -166,7 +166,10 @@ def _parts_of(source: str) -> list[list[str]]:
 
     body = ast.parse(source).body
     lines = source.splitlines(True)
-    names = [None if is_shared(stmt, i) else names_of(stmt, "".join(lines[stmt.lineno - 1: stmt.end_lineno]))
+    from gradguard.rules.model.library import COLLECTION_ADDERS
+
+    names = [None if is_shared(stmt, i) else names_of(stmt, "".join(lines[stmt.lineno - 1: stmt.end_lineno]),
+                                                      frozenset(COLLECTION_ADDERS))
              for i, stmt in enumerate(body)]
     return sorted(sorted(lines[body[i].lineno - 1].split("(")[0].split("=")[0].strip() for i in group)
                   for group in components(names))
@@ -241,3 +244,20 @@ def test_which_names_a_function_may_read_before_binding_them(function, early):
 
     assert names_of(ast.parse(function).body[0], function).later_reads - {"print", "open"} == early | (
         {"w"} if "global w" in function else set())
+
+
+def test_an_attribute_set_at_the_top_level_binds_its_name_for_later_readers():
+    """`ns.model = ...` where nothing binds `ns`: the engine keeps the model under `ns.model`, and
+    the tape two statements later reads it, so the three are one part."""
+    source = (
+        "import tensorflow as tf\nfrom tensorflow import keras\n\n"
+        "ns.model = keras.Sequential([keras.layers.Dense(1)])\n\n"
+        "x = tf.ones((2, 3))\n"
+        "with tf.GradientTape() as tape:\n    loss = tf.reduce_sum(tf.round(ns.model(x)))\n"
+        "grads = tape.gradient(loss, ns.model.trainable_variables)\n"
+    )
+    found = api.lint_tolerant(source, "t.py", CONFIG, parser=IncrementalParser("t.py"))
+    assert [(d.code, d.span.line) for d in found] == [("GG401", 8)]
+    assert found == api.lint_tolerant(source, "t.py", CONFIG)
+    assert _parts_of("ns.model = 1\nhistory.append(2)\nprint(ns.model, history)\n") == [
+        ["history.append", "ns.model", "print"]]

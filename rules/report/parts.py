@@ -22,7 +22,7 @@ from ..diagnostics import Diagnostic
 from ..model import record
 from ..model.engine import analyze_document
 from ..model.facts import Analysis
-from ..model.library import builds_graphs
+from ..model.library import COLLECTION_ADDERS, builds_graphs
 from ..source.components import Names, components, is_shared, names_of
 from ..source.document import Document
 from .diagnose import deduplicated, diagnostics_for
@@ -36,6 +36,9 @@ class _Part:
     diagnostics: list[Diagnostic]
     analysis: Analysis | None = None  # with its values, when analysed inside `record.recording()`
     values: dict | None = None
+
+
+_ADDERS = frozenset(COLLECTION_ADDERS)
 
 
 @dataclass
@@ -101,7 +104,7 @@ class PartCache:
         names = None
         if not is_shared(stmt, index):
             first = min([stmt.lineno, *(d.lineno for d in getattr(stmt, "decorator_list", ()))])
-            names = names_of(stmt, "".join(doc.lines[first - 1: stmt.end_lineno]))
+            names = names_of(stmt, "".join(doc.lines[first - 1: stmt.end_lineno]), _ADDERS)
         return _Statement(stmt, index == 0, names, imports)
 
     def _components(self, names: list[Names | None]) -> list[list[int]]:

@@ -20,6 +20,8 @@ Every link is over-approximated, so a part is never too small:
   every statement that mentions that name;
 - an attribute read (`agent.learn`, but not `super().__init__`) links to every class defining a
   method of that name;
+- setting an attribute or an item of a name at the top level (`ns.model = m`), or adding to it
+  (`history.append(q)`), binds that name;
 - a function reading one of its own names before binding it (`w = w - lr * g`) reads the
   module's name, as the engine does (Python would raise UnboundLocalError);
 - a statement Python's symbol table refuses (a `nonlocal` with no binding, which `ast` parses)
@@ -56,8 +58,9 @@ def is_shared(stmt: ast.stmt, index: int) -> bool:
         and isinstance(stmt.value.value, str)
 
 
-def names_of(stmt: ast.stmt, text: str) -> Names:
-    """`stmt`'s names; `text` is its source with its decorators (a complete top-level statement)."""
+def names_of(stmt: ast.stmt, text: str, adders: frozenset[str] = frozenset()) -> Names:
+    """`stmt`'s names; `text` is its source with its decorators (a complete top-level statement);
+    `adders`: the methods the engine takes to add to their receiver (`history.append(q)`)."""
     attributes, methods, classes = _attributes_and_classes(stmt)
     try:
         top = symtable.symtable(text, "<statement>", "exec")
@@ -80,11 +83,35 @@ def names_of(stmt: ast.stmt, text: str) -> Names:
                 if symbol.is_declared_global() and symbol.is_assigned():
                     later_binds.add(symbol.get_name())
     later_reads |= _read_before_bound(stmt)
+    binds |= _stored_under(stmt, adders)
     return Names(frozenset(now_reads), frozenset(binds), frozenset(later_reads), frozenset(later_binds),
                  attributes, methods)
 
 
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
+
+
+def _stored_under(stmt: ast.stmt, adders: frozenset[str]) -> set[str]:
+    """Names whose attributes or items the statement's top-level code sets (`ns.model = m`,
+    `buffers[0] = b`) or adds to (`history.append(q)`): the engine keeps the value under the name
+    (`ns.model`), so the statement binds that name for whoever reads it later, even where nothing
+    else binds it."""
+    found, stack = set(), [stmt]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (*_SCOPES, ast.ClassDef)) and node is not stmt:
+            continue  # runs later, in a frame of its own
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in adders \
+                and isinstance(node.func.value, ast.Name):
+            found.add(node.func.value.id)
+        if isinstance(node, (ast.Attribute, ast.Subscript)) and isinstance(node.ctx, (ast.Store, ast.Del)):
+            root = node.value
+            while isinstance(root, (ast.Attribute, ast.Subscript)):
+                root = root.value
+            if isinstance(root, ast.Name):
+                found.add(root.id)
+        stack.extend(ast.iter_child_nodes(node))
+    return found
 
 
 def _read_before_bound(stmt: ast.stmt) -> set[str]:
