@@ -22,7 +22,6 @@ import logging
 import os
 import weakref
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
 
 from .catalogue.registry import break_rules
 from .diagnostics import Diagnostic, Severity, Span
@@ -37,6 +36,7 @@ from .source.notebook import JoinedSource
 from .source.recovery import parse_error, recover, unreliable_lines
 from .source.text import line_texts, newline_of, split_lines
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a check need not load it)
 if TYPE_CHECKING:
     from .fix.loop import MAX_FIX_ROUNDS  # imported by __getattr__ below
 

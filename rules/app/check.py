@@ -9,7 +9,6 @@ import sys
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from ..diagnostics import Diagnostic
 from ..project.config import Config, Configs, load_config_file
@@ -22,6 +21,7 @@ from .cache import ResultCache, result_key
 from .files import Document, decode, file_finding, write_atomic
 from .output import Finding, diff_summary, format_statistics, render
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a check need not load it)
 if TYPE_CHECKING:
     from ..fix.loop import FixOutcome
     from ..model.inference import Budget, JediResolver

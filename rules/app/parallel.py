@@ -11,8 +11,8 @@ from __future__ import annotations
 import os
 import signal
 from collections.abc import Callable, Iterable, Iterator
-from typing import TYPE_CHECKING
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a check need not load it)
 if TYPE_CHECKING:
     from concurrent.futures import ProcessPoolExecutor
 

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import ast
 import re
-from typing import TYPE_CHECKING
 
 from ..diagnostics import Edit, Fix, Safety, Span
 from ..source.document import Document
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a check need not load it)
 if TYPE_CHECKING:
     import libcst as cst
 

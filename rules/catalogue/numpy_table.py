@@ -40,9 +40,10 @@ import ast
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a check need not load it)
 if TYPE_CHECKING:
+    from typing import Any
     import libcst as cst
 
 _EMPTY: Mapping[str, Any] = MappingProxyType({})

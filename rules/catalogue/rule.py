@@ -7,10 +7,12 @@ programs; tests run them with TensorFlow and the docs in docs/rules/ are rendere
 """
 from __future__ import annotations
 
-from typing import ClassVar
-
 from ..diagnostics import Severity
 from ..model.status import Verdict
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a check need not load it)
+if TYPE_CHECKING:
+    from typing import ClassVar
 
 
 class Rule:

@@ -26,13 +26,16 @@ from __future__ import annotations
 
 import functools
 import json
-from importlib import resources
+import os
 
 
 @functools.cache
 def _data() -> dict:
-    text = resources.files(__package__).joinpath("data/no_gradient_ops.json").read_text(encoding="utf-8")
-    return json.loads(text)
+    # Beside this module, as the package's data is installed (read directly: importlib.resources
+    # would cost a check more to import than reading the file does).
+    path = os.path.join(os.path.dirname(__file__), "data", "no_gradient_ops.json")
+    with open(path, encoding="utf-8") as handle:
+        return json.load(handle)
 
 
 def _functions() -> dict[str, dict]:

@@ -11,10 +11,10 @@ from __future__ import annotations
 import functools
 import os
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from ..source.text import line_texts
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a check need not load it)
 if TYPE_CHECKING:  # imported where globs are compiled: a walk without .gitignore or configured globs never needs it
     import pathspec
 
