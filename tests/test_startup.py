@@ -107,6 +107,9 @@ def test_check_of_a_plain_file_imports_no_libcst_jedi_or_pygls(tmp_path):
         & run["modules"] == set()  # no fix to write, nothing to explain
     # Nothing is imported from other code: no jedi resolver is made, and --no-cache hashes nothing.
     assert {"gradguard.rules.model.inference", "hashlib"} & run["modules"] == set()
+    # ... and nothing the analysis does not use: typing (TYPE_CHECKING is a constant), the import
+    # machinery of importlib.resources and pkgutil (data files and rule modules are read directly).
+    assert {"typing", "importlib.resources", "pkgutil"} & run["modules"] == set()
 
 
 def test_a_check_answered_from_the_result_cache_imports_no_analyzer(tmp_path):
