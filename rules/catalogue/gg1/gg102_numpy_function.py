@@ -6,7 +6,6 @@ import ast
 from ...diagnostics import Safety
 from ..edits import expression, make_fix, render, replace, straight_through, tensorflow_alias
 from ...source.imports import is_differentiable_numpy, is_numpy
-from ..numpy_table import SWAPS, ast_arguments, has_gradient, keeps_arguments, plan_swap, swap_call
 from ..rule import BreakRule
 
 _ROUNDING = {"round": "round", "around": "round", "rint": "round", "floor": "floor", "ceil": "math.ceil"}
@@ -72,6 +71,9 @@ grads = tape.gradient(loss, model.trainable_variables)
         return fixes
 
     def _swap(self, doc, call: ast.Call, name: str):
+        # The swap table, when a finding asks for its fix (a check without one never builds it).
+        from ..numpy_table import SWAPS, ast_arguments, has_gradient, keeps_arguments, plan_swap, swap_call
+
         arguments = ast_arguments(call)
         plan = plan_swap(name, arguments)
         if plan is None:
