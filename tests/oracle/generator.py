@@ -25,7 +25,11 @@ The dimensions (`DIMENSIONS` lists their values):
              program-level ones (forward pass outside the tape, a source the loss never uses, an
              unwatched tensor, a non-persistent tape asked twice, a TFP distribution built from a
              tensor computed before the tape);
-* `guard`    how the gradients are tested before they are applied (`if grads:`, `is None` ...).
+* `guard`    how the gradients are tested before they are applied (`if grads:`, `is None` ...);
+* `asked`, `flow_extra` (asking.py, each from a random stream of its own): how the gradient is
+             asked for (`tape.gradient`, with `unconnected_gradients=ZERO`, `optimizer.minimize`,
+             `model.fit`), and one more step on the first path (an axis held in a module
+             constant, an ODE-solver-like helper); at their first values the text is as before.
 
 Nothing here decides what a program *does*: that is TensorFlow's label (runner.py).
 """
