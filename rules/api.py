@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import dataclasses
 import gc
-import logging
 import os
 import weakref
 from collections.abc import Callable, Sequence
@@ -39,8 +38,6 @@ from .source.text import line_texts, newline_of, split_lines
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a check need not load it)
 if TYPE_CHECKING:
     from .fix.loop import MAX_FIX_ROUNDS  # imported by __getattr__ below
-
-log = logging.getLogger("gradguard.analysis")
 
 __all__ = [
     "MAX_FIX_ROUNDS", "analyze", "findings", "apply_edits", "apply_fixes", "chosen_fix", "fix_source", "lint", "lint_tolerant",
@@ -242,7 +239,10 @@ def syntax_error(source: str, display: str = "<unknown>") -> Diagnostic | None:
 
 def _too_deep(path) -> list[Diagnostic]:
     """An expression nested beyond the analyzer's recursion limit: nothing is reported for the file."""
-    log.warning("%s: expressions nested too deeply to analyse; no findings for this file", path)
+    import logging  # here: the rare file that needs it (logging brings threading and traceback)
+
+    logging.getLogger("gradguard.analysis").warning(
+        "%s: expressions nested too deeply to analyse; no findings for this file", path)
     return []
 
 

@@ -17,7 +17,6 @@ from __future__ import annotations
 import json
 import os
 import sys
-import tempfile
 from functools import cache
 from pathlib import Path
 
@@ -65,6 +64,8 @@ class ResultCache:
             for old in self.folder.glob("results-*.json"):
                 if old != self.path:
                     old.unlink(missing_ok=True)  # written by another version of gradguard
+            import tempfile  # here: a check with --no-cache saves nothing
+
             handle, temporary = tempfile.mkstemp(dir=self.folder, prefix=".results-", suffix=".tmp")
             with os.fdopen(handle, "w", encoding="utf-8") as out:
                 json.dump({"files": self._entries}, out, separators=(",", ":"))

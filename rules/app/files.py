@@ -4,7 +4,6 @@ from __future__ import annotations
 import os
 import re
 import stat
-import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -100,6 +99,8 @@ def write_atomic(path: Path, expected: bytes, data: bytes) -> str | None:
 def _replace(target: Path, data: bytes, info: os.stat_result, unchanged: Callable[[], bool]) -> bool:
     """Write `data` next to `target` and rename it over `target`; False (nothing written) when
     `unchanged()` says the target changed while the temp file was being written."""
+    import tempfile  # here: only a run that writes a file needs it (it brings random and shutil)
+
     fd, temp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".gradguard-tmp")
     try:
         with os.fdopen(fd, "wb") as handle:

@@ -9,7 +9,6 @@ few small files never needs them).
 from __future__ import annotations
 
 import os
-import signal
 from collections.abc import Callable, Iterable, Iterator
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a check need not load it)
@@ -100,6 +99,8 @@ def _map_chunk(function: Callable, chunk: list) -> list:
 
 
 def _start_worker(initializer: Callable, initargs: tuple) -> None:
+    import signal  # in a worker process only
+
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     initializer(*initargs)
 
