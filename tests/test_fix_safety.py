@@ -351,14 +351,16 @@ def test_a_read_only_folder_is_reported_and_the_other_files_still_fixed(capsys, 
     Path("locked").mkdir()
     Path("locked/a.py").write_text(SAFE)
     Path("b.py").write_text(SAFE)
-    real = files.tempfile.mkstemp
+    import tempfile  # what files.py writes its temp files with (imported where it writes)
+
+    real = tempfile.mkstemp
 
     def mkstemp(dir=None, **kwargs):
         if Path(dir).name == "locked":
             raise PermissionError(errno.EACCES, "Permission denied")
         return real(dir=dir, **kwargs)
 
-    monkeypatch.setattr(files.tempfile, "mkstemp", mkstemp)
+    monkeypatch.setattr(tempfile, "mkstemp", mkstemp)
     code, _, err = fix(capsys, ".")
     assert code == 2 and "gradguard: locked/a.py: cannot write fixes: Permission denied" in err
     assert Path("locked/a.py").read_text() == SAFE and Path("b.py").read_text() == SAFE_FIXED
