@@ -36,6 +36,8 @@ TOP_LEVEL = [
     "def helper(x):\n    return x.numpy()\n", "class Agent:\n    def learn(self, x):\n        return x\n",
     "from tensorflow import keras\n", "model = tf.keras.Sequential([tf.keras.layers.Dense(2)])\n",
     "def loss_fn(y, p):\n    return tf.reduce_mean(tf.square(y - p))\n", "SEED = 3\n", "agent = Agent()\n",
+    "ns.model = model\n", "history.append(loss)\n", "del model\n", "if SEED:\n    model = None\n",
+    "def train(x):\n    loss = loss + x\n    return loss\n", "models = [model]\n", "w.assign(w * 2)\n",
 ]
 CHARACTERS = ["x", "_", "1", " ", "(", ")", ":", "#", ".", ",", "\n", "'", "="]
 
