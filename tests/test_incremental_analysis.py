@@ -238,6 +238,9 @@ def test_a_function_reading_its_own_name_before_binding_it_reads_the_modules():
     ("def f():\n    with open('a') as fh:\n        fh.read()\n", set()),
     ("def f():\n    global w\n    w = w + 1\n", set()),
     ("def f():\n    x = 0\n    x += 1\n", set()),
+    # What Python binds and the engine does not is read from the module wherever it is read.
+    ("def f():\n    try:\n        g()\n    except E as e:\n        print(e)\n", {"e", "g", "E"}),
+    ("def f():\n    import numpy as np\n    return np.ones(3)\n", {"np"}),
 ])
 def test_which_names_a_function_may_read_before_binding_them(function, early):
     import ast

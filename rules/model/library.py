@@ -82,12 +82,14 @@ def builds_graphs(doc) -> bool:
     """The file is TensorFlow 1 graph code: it imports `tensorflow.compat.v1` as its `tf`, or uses
     sessions (a test case's too), placeholders, graphs, Estimators, TF1-only optimizers or a test
     of the execution mode anywhere (a question about the whole module: `doc.ask(builds_graphs)`)."""
-    if doc.imports.tensorflow_v1_as_tf:
+    return doc.imports.tensorflow_v1_as_tf or any(graph_attribute(node, doc.imports)
+                                                  for node in doc.nodes_of(ast.Attribute))
+
+
+def graph_attribute(node: ast.Attribute, imports) -> bool:
+    """`tf.Session`, `tf.compat.v1.placeholder`, `self.cached_session`: an attribute that only TF1
+    graph code uses (`builds_graphs` asks it of every attribute of the module)."""
+    qual = imports.qualname(node) or ""
+    if qual.startswith(_GRAPH_APIS) or (qual.startswith(_TF1_ONLY_OPTIMIZER) and qual.endswith("Optimizer")):
         return True
-    for node in doc.nodes_of(ast.Attribute):
-        qual = doc.imports.qualname(node) or ""
-        if qual.startswith(_GRAPH_APIS) or (qual.startswith(_TF1_ONLY_OPTIMIZER) and qual.endswith("Optimizer")):
-            return True
-        if node.attr in _TEST_SESSIONS and isinstance(node.value, ast.Name) and node.value.id == "self":
-            return True
-    return False
+    return node.attr in _TEST_SESSIONS and isinstance(node.value, ast.Name) and node.value.id == "self"

@@ -22,7 +22,7 @@ from ..diagnostics import Diagnostic
 from ..model import record
 from ..model.engine import analyze_document
 from ..model.facts import Analysis
-from ..model.library import COLLECTION_ADDERS, builds_graphs
+from ..model.library import COLLECTION_ADDERS, builds_graphs, graph_attribute
 from ..source.components import Names, components, is_shared, names_of
 from ..source.document import Document
 from .diagnose import deduplicated, diagnostics_for
@@ -47,13 +47,14 @@ class _Statement:
     shared_at_start: bool      # it is the first statement (where a docstring is shared)
     names: Names | None        # None: shared by every part (imports, the docstring)
     imports: list[ast.AST]     # the import statements in it, in source order
-    _graphs: tuple = (None, False)  # the module's imports and what `builds_graphs` said of this statement
+    attributes: list[ast.Attribute]
+    _graphs: tuple = (None, False)  # the module's imports and whether an attribute here is TF1's
 
     def builds_graphs(self, doc: Document, imports) -> bool:
-        """`library.builds_graphs` of this statement alone, with the module's imports: the module
-        builds graphs when one of its statements does (the question is about each node)."""
+        """`library.builds_graphs` asked of this statement's attributes, with the module's imports:
+        the module builds graphs when one of its statements does (the question is per attribute)."""
         if self._graphs[0] != imports:
-            self._graphs = (imports, builds_graphs(Document.part(doc, [self.node])))
+            self._graphs = (imports, any(graph_attribute(node, doc.imports) for node in self.attributes))
         return self._graphs[1]
 
 
@@ -74,7 +75,7 @@ class PartCache:
         shared = [s.node for s in statements if s.names is None]
         imports = _fingerprint(vars(doc.imports))
         context = (tuple(map(id, shared)), imports, conventions, id(break_rules))
-        doc.tell(builds_graphs, any(s.builds_graphs(doc, imports) for s in statements))
+        doc.tell(builds_graphs, doc.imports.tensorflow_v1_as_tf or any(s.builds_graphs(doc, imports) for s in statements))
         groups = [[body[i] for i in group] for group in self._components([s.names for s in statements])] or [[]]
         recorder = record.active()
         kept: dict[tuple[int, ...], _Part] = {}
@@ -99,13 +100,15 @@ class PartCache:
         known = self._statements.get(id(stmt))
         if known is not None and known.node is stmt and known.shared_at_start == (index == 0):
             return known
-        imports = sorted((n for n in ast.walk(stmt) if isinstance(n, (ast.Import, ast.ImportFrom))),
+        nodes = list(ast.walk(stmt))  # once: for its imports, its attributes and its names
+        imports = sorted((n for n in nodes if isinstance(n, (ast.Import, ast.ImportFrom))),
                          key=lambda n: (n.lineno, n.col_offset))
+        attributes = [n for n in nodes if isinstance(n, ast.Attribute)]
         names = None
         if not is_shared(stmt, index):
             first = min([stmt.lineno, *(d.lineno for d in getattr(stmt, "decorator_list", ()))])
-            names = names_of(stmt, "".join(doc.lines[first - 1: stmt.end_lineno]), _ADDERS)
-        return _Statement(stmt, index == 0, names, imports)
+            names = names_of(stmt, "".join(doc.lines[first - 1: stmt.end_lineno]), _ADDERS, nodes)
+        return _Statement(stmt, index == 0, names, imports, attributes)
 
     def _components(self, names: list[Names | None]) -> list[list[int]]:
         """`components(names)`, reused when no statement's names changed (a keystroke inside a

@@ -58,10 +58,11 @@ def is_shared(stmt: ast.stmt, index: int) -> bool:
         and isinstance(stmt.value.value, str)
 
 
-def names_of(stmt: ast.stmt, text: str, adders: frozenset[str] = frozenset()) -> Names:
+def names_of(stmt: ast.stmt, text: str, adders: frozenset[str] = frozenset(), nodes: list | None = None) -> Names:
     """`stmt`'s names; `text` is its source with its decorators (a complete top-level statement);
-    `adders`: the methods the engine takes to add to their receiver (`history.append(q)`)."""
-    attributes, methods, classes = _attributes_and_classes(stmt)
+    `adders`: the methods the engine takes to add to their receiver (`history.append(q)`);
+    `nodes`: `ast.walk(stmt)`, when the caller has them."""
+    attributes, methods, classes = _attributes_and_classes(stmt if nodes is None else nodes)
     try:
         top = symtable.symtable(text, "<statement>", "exec")
     except (SyntaxError, ValueError, RecursionError, MemoryError):
@@ -82,7 +83,7 @@ def names_of(stmt: ast.stmt, text: str, adders: frozenset[str] = frozenset()) ->
                 later_reads.add(symbol.get_name())
                 if symbol.is_declared_global() and symbol.is_assigned():
                     later_binds.add(symbol.get_name())
-    later_reads |= _read_before_bound(stmt)
+    later_reads |= _read_before_bound(stmt, nodes)
     binds |= _stored_under(stmt, adders)
     return Names(frozenset(now_reads), frozenset(binds), frozenset(later_reads), frozenset(later_binds),
                  attributes, methods)
@@ -97,9 +98,11 @@ def _stored_under(stmt: ast.stmt, adders: frozenset[str]) -> set[str]:
     (`ns.model`), so the statement binds that name for whoever reads it later, even where nothing
     else binds it."""
     found, stack = set(), [stmt]
+    if isinstance(stmt, (*_SCOPES, ast.ClassDef)):
+        return found  # its body runs later, in a frame of its own
     while stack:
         node = stack.pop()
-        if isinstance(node, (*_SCOPES, ast.ClassDef)) and node is not stmt:
+        if isinstance(node, (*_SCOPES, ast.ClassDef)):
             continue  # runs later, in a frame of its own
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in adders \
                 and isinstance(node.func.value, ast.Name):
@@ -114,12 +117,13 @@ def _stored_under(stmt: ast.stmt, adders: frozenset[str]) -> set[str]:
     return found
 
 
-def _read_before_bound(stmt: ast.stmt) -> set[str]:
+def _read_before_bound(stmt: ast.stmt, nodes: list | None = None) -> set[str]:
     """Names local to a function of `stmt` that it may read before binding them (`w = w - lr * g`,
     a loop reading what a later line of it binds): Python would raise UnboundLocalError, but the
-    engine then finds the name in the module, so these reads are reads of the module's names."""
+    engine then finds the name in the module, so these reads are reads of the module's names.
+    `nodes`: `ast.walk(stmt)`, when the caller has them."""
     found = set()
-    for function in ast.walk(stmt):
+    for function in ast.walk(stmt) if nodes is None else nodes:
         if isinstance(function, _SCOPES):
             found |= _early_reads(function)
     return found
@@ -127,75 +131,119 @@ def _read_before_bound(stmt: ast.stmt) -> set[str]:
 
 def _early_reads(function: ast.AST) -> set[str]:
     params = {a.arg for a in ast.walk(function.args) if isinstance(a, ast.arg)}
-    loads: dict[str, tuple] = {}   # name -> where it is first read
-    stores: dict[str, tuple] = {}  # name -> where it is first bound (after what its statement evaluates)
-    declared: set[str] = set()
-    body = function.body if isinstance(function.body, list) else [function.body]
-    # (node, where a read inside a nested scope is taken to happen, when a store here takes effect)
-    stack = [(node, None, None) for node in reversed(body)]
-    while stack:
-        node, deferred, bound_at = stack.pop()
-        if isinstance(node, (ast.Global, ast.Nonlocal)):
-            declared.update(node.names)
-        elif isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):  # `x += 1` reads `x`
-            loads.setdefault(node.target.id, deferred or (node.lineno, node.col_offset))
-        if isinstance(node, ast.Name):
-            if isinstance(node.ctx, ast.Load):
-                loads.setdefault(node.id, deferred or (node.lineno, node.col_offset))
-            elif deferred is None and bound_at is not None:
-                stores.setdefault(node.id, bound_at)
-            continue
-        elif isinstance(node, _SCOPES + (ast.ClassDef,)) and deferred is None:
-            if not isinstance(node, ast.Lambda):
-                stores.setdefault(node.name, (node.lineno, node.col_offset))
-            # Run later, perhaps before a binding below it: its reads count from where it is defined.
-            inner = (node.lineno, node.col_offset)
-            stack.extend((child, inner, None) for child in reversed(list(ast.iter_child_nodes(node))))
-            continue
-        for child, child_bound_at in reversed(list(_children(node, bound_at))):
-            stack.append((child, deferred, child_bound_at))
-    return {name for name, read in loads.items()
-            if name in stores and name not in params and name not in declared and read < stores[name]}
+    reads = _Reads()
+    if isinstance(function, ast.Lambda):
+        reads.expression(function.body, None)
+    else:
+        reads.block(function.body)
+    stores, unbound = reads.stores, reads.unbound
+    return {name for name, read in reads.loads.items() if name not in params and name not in reads.declared
+            and (name in unbound or (name in stores and read < stores[name]))}
 
 
 _LATER = 1 << 30  # after any column: a store takes effect once its line's reads are done
 
 
-def _children(node: ast.AST, bound_at):
-    """`node`'s children, each with when a name it binds is bound: after the statement's value
-    (`w = w - 1` reads `w`, then binds it), after a loop's iterable or a `with`'s items; never
-    for a comprehension's own variables (they are not the function's)."""
-    if isinstance(node, ast.comprehension):
-        yield node.iter, bound_at
-        yield from ((test, bound_at) for test in node.ifs)
-        return
-    if isinstance(node, (ast.For, ast.AsyncFor)):
-        header = ((node.iter.end_lineno or node.iter.lineno), _LATER)
-        yield node.iter, bound_at
-        yield node.target, header
-        yield from ((child, None) for child in [*node.body, *node.orelse])
-        return
-    if isinstance(node, (ast.With, ast.AsyncWith)):
-        last = node.items[-1].context_expr if node.items else node
-        header = ((last.end_lineno or last.lineno), _LATER)
-        yield from ((item, header) for item in node.items)
-        yield from ((child, None) for child in node.body)
-        return
-    if isinstance(node, ast.ExceptHandler):
-        yield from ((child, (node.lineno, _LATER)) for child in ast.iter_child_nodes(node) if child not in node.body)
-        yield from ((child, None) for child in node.body)
-        return
-    if isinstance(node, ast.stmt) and not isinstance(node, (ast.If, ast.While, ast.Try, ast.Match)):
-        bound_at = ((node.end_lineno or node.lineno), _LATER)  # a simple statement: once it is done
-    elif isinstance(node, ast.NamedExpr):
-        bound_at = ((node.end_lineno or node.lineno), _LATER)
-    for child in ast.iter_child_nodes(node):
-        yield child, None if isinstance(child, ast.stmt) else bound_at
+class _Reads:
+    """Where a function first reads and first binds each name, walking its statements in order.
+
+    A name bound by a statement is bound once the statement is done (`w = w - 1` reads `w`, then
+    binds it), by a loop or a `with` once its header is; what a nested function, lambda or class
+    reads counts from where it is defined (it runs later, perhaps before a binding below it); a
+    comprehension's own variables are not the function's. Names Python binds and the engine does
+    not (`except E as e`, a `case` pattern's captures, an `import` inside the function) are read
+    from the module wherever they are read."""
+
+    def __init__(self) -> None:
+        self.loads: dict[str, tuple] = {}
+        self.stores: dict[str, tuple] = {}
+        self.declared: set[str] = set()
+        self.unbound: set[str] = set()
+
+    def block(self, statements: list[ast.stmt]) -> None:
+        for stmt in statements:
+            self.statement(stmt)
+
+    def statement(self, stmt: ast.stmt) -> None:
+        done = ((stmt.end_lineno or stmt.lineno), _LATER)
+        if isinstance(stmt, (ast.Global, ast.Nonlocal)):
+            self.declared.update(stmt.names)
+        elif isinstance(stmt, (ast.Import, ast.ImportFrom)):
+            self.unbound.update((alias.asname or alias.name).split(".")[0] for alias in stmt.names)
+        elif isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            self.expression(stmt, (stmt.lineno, stmt.col_offset))  # decorators, defaults, body: later
+            self.stores.setdefault(stmt.name, (stmt.lineno, stmt.col_offset))
+        elif isinstance(stmt, (ast.For, ast.AsyncFor)):
+            self.expression(stmt.iter, None)
+            self.expression(stmt.target, None, ((stmt.iter.end_lineno or stmt.iter.lineno), _LATER))
+            self.block(stmt.body)
+            self.block(stmt.orelse)
+        elif isinstance(stmt, (ast.While, ast.If)):
+            self.expression(stmt.test, None, ((stmt.test.end_lineno or stmt.test.lineno), _LATER))
+            self.block(stmt.body)
+            self.block(stmt.orelse)
+        elif isinstance(stmt, (ast.With, ast.AsyncWith)):
+            last = stmt.items[-1].context_expr
+            header = ((last.end_lineno or last.lineno), _LATER)
+            for item in stmt.items:
+                self.expression(item, None, header)
+            self.block(stmt.body)
+        elif isinstance(stmt, (ast.Try, getattr(ast, "TryStar", ast.Try))):
+            self.block(stmt.body)
+            for handler in stmt.handlers:
+                if handler.type is not None:
+                    self.expression(handler.type, None)
+                if handler.name:
+                    self.unbound.add(handler.name)
+                self.block(handler.body)
+            self.block(stmt.orelse)
+            self.block(stmt.finalbody)
+        elif isinstance(stmt, ast.Match):
+            self.expression(stmt.subject, None)
+            for case in stmt.cases:
+                self.unbound.update(name for node in ast.walk(case.pattern)
+                                    for name in (getattr(node, "name", None), getattr(node, "rest", None)) if name)
+                self.expression(case.pattern, None)
+                if case.guard is not None:
+                    self.expression(case.guard, None, ((case.guard.end_lineno or case.guard.lineno), _LATER))
+                self.block(case.body)
+        else:  # a simple statement
+            if isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Name):  # `x += 1` reads `x`
+                self.loads.setdefault(stmt.target.id, (stmt.lineno, stmt.col_offset))
+            self.expression(stmt, None, done)
+
+    def expression(self, node: ast.AST, deferred: tuple | None, bound_at: tuple | None = None) -> None:
+        """The reads and binds in `node`'s subtree: reads where they are (or at `deferred`, for code
+        that runs later), binds at `bound_at` (none inside a comprehension or nested code)."""
+        loads, stores = self.loads, self.stores
+        stack = [(node, deferred)]
+        while stack:
+            current, later = stack.pop()
+            if isinstance(current, ast.Name):
+                if isinstance(current.ctx, ast.Load):
+                    loads.setdefault(current.id, later or (current.lineno, current.col_offset))
+                elif later is None and bound_at is not None:
+                    stores.setdefault(current.id, bound_at)
+                continue
+            if isinstance(current, ast.comprehension):
+                stack.append((current.iter, later))
+                stack.extend((test, later) for test in current.ifs)
+                continue  # its target is the comprehension's own
+            if isinstance(current, (ast.Global, ast.Nonlocal)):
+                self.declared.update(current.names)
+            if current is not node and isinstance(current, (*_SCOPES, ast.ClassDef)):
+                later = later or (current.lineno, current.col_offset)
+            if isinstance(current, ast.NamedExpr) and later is None:
+                stack.append((current.value, None))
+                if isinstance(current.target, ast.Name):
+                    stores.setdefault(current.target.id, ((current.end_lineno or current.lineno), _LATER))
+                continue
+            stack.extend((child, later) for child in ast.iter_child_nodes(current))
 
 
-def _attributes_and_classes(stmt: ast.stmt) -> tuple[frozenset[str], frozenset[str], set[str]]:
+def _attributes_and_classes(nodes) -> tuple[frozenset[str], frozenset[str], set[str]]:
     attributes, methods, classes = set(), set(), set()
-    for node in ast.walk(stmt):
+    for node in ast.walk(nodes) if isinstance(nodes, ast.AST) else nodes:
         if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load) and not _on_super(node):
             attributes.add(node.attr)
         elif isinstance(node, ast.ClassDef):
