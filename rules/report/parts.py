@@ -75,7 +75,8 @@ class PartCache:
         shared = [s.node for s in statements if s.names is None]
         imports = _fingerprint(vars(doc.imports))
         context = (tuple(map(id, shared)), imports, conventions, id(break_rules))
-        doc.tell(builds_graphs, doc.imports.tensorflow_v1_as_tf or any(s.builds_graphs(doc, imports) for s in statements))
+        graphs = doc.imports.tensorflow_v1_as_tf or any(s.builds_graphs(doc, imports) for s in statements)
+        doc.tell(builds_graphs, graphs)
         groups = [[body[i] for i in group] for group in self._components([s.names for s in statements])] or [[]]
         recorder = record.active()
         kept: dict[tuple[int, ...], _Part] = {}
