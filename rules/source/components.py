@@ -23,7 +23,9 @@ Every link is over-approximated, so a part is never too small:
 - setting an attribute or an item of a name at the top level (`ns.model = m`), or adding to it
   (`history.append(q)`), binds that name;
 - a function reading one of its own names before binding it (`w = w - lr * g`) reads the
-  module's name, as the engine does (Python would raise UnboundLocalError);
+  module's name, as the engine does (Python would raise UnboundLocalError), and so do its reads
+  of names Python binds and the engine does not (`except E as e`, a `case` pattern's captures, an
+  `import` inside the function);
 - a statement Python's symbol table refuses (a `nonlocal` with no binding, which `ast` parses)
   links to all.
 
