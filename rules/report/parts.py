@@ -23,7 +23,7 @@ from ..model import record
 from ..model.engine import analyze_document
 from ..model.facts import Analysis
 from ..model.library import COLLECTION_ADDERS, builds_graphs, graph_attribute
-from ..source.components import Names, components, is_shared, names_of
+from ..source.components import Names, components, is_shared, names_of, nodes_of
 from ..source.document import Document
 from .diagnose import deduplicated, diagnostics_for
 
@@ -101,7 +101,7 @@ class PartCache:
         known = self._statements.get(id(stmt))
         if known is not None and known.node is stmt and known.shared_at_start == (index == 0):
             return known
-        nodes = list(ast.walk(stmt))  # once: for its imports, its attributes and its names
+        nodes = nodes_of(stmt)  # once: for its imports, its attributes and its names
         imports = sorted((n for n in nodes if isinstance(n, (ast.Import, ast.ImportFrom))),
                          key=lambda n: (n.lineno, n.col_offset))
         attributes = [n for n in nodes if isinstance(n, ast.Attribute)]

@@ -52,6 +52,32 @@ class Names:
     opaque: bool = False           # unreadable by symtable: linked to everything
 
 
+def nodes_of(root: ast.AST) -> list[ast.AST]:
+    """`root` and every node under it, breadth first: `list(ast.walk(root))`, reading the fields
+    directly (ast.walk's generators cost twice as much, and every statement of a file is walked
+    when it is first seen)."""
+    nodes, AST = [root], ast.AST
+    for node in nodes:  # the list grows while it is read
+        for name in node._fields:
+            value = getattr(node, name, None)
+            if isinstance(value, list):
+                nodes.extend(item for item in value if isinstance(item, AST))
+            elif isinstance(value, AST):
+                nodes.append(value)
+    return nodes
+
+
+def _children(node: ast.AST) -> list[ast.AST]:
+    out, AST = [], ast.AST
+    for name in node._fields:
+        value = getattr(node, name, None)
+        if isinstance(value, list):
+            out.extend(item for item in value if isinstance(item, AST))
+        elif isinstance(value, AST):
+            out.append(value)
+    return out
+
+
 def is_shared(stmt: ast.stmt, index: int) -> bool:
     """Imports and the module docstring: part of every part."""
     if isinstance(stmt, (ast.Import, ast.ImportFrom)):
@@ -115,7 +141,7 @@ def _stored_under(stmt: ast.stmt, adders: frozenset[str]) -> set[str]:
                 root = root.value
             if isinstance(root, ast.Name):
                 found.add(root.id)
-        stack.extend(ast.iter_child_nodes(node))
+        stack.extend(_children(node))
     return found
 
 
@@ -125,7 +151,7 @@ def _read_before_bound(stmt: ast.stmt, nodes: list | None = None) -> set[str]:
     engine then finds the name in the module, so these reads are reads of the module's names.
     `nodes`: `ast.walk(stmt)`, when the caller has them."""
     found = set()
-    for function in ast.walk(stmt) if nodes is None else nodes:
+    for function in nodes_of(stmt) if nodes is None else nodes:
         if isinstance(function, _SCOPES):
             found |= _early_reads(function)
     return found
@@ -240,12 +266,12 @@ class _Reads:
                 if isinstance(current.target, ast.Name):
                     stores.setdefault(current.target.id, ((current.end_lineno or current.lineno), _LATER))
                 continue
-            stack.extend((child, later) for child in ast.iter_child_nodes(current))
+            stack.extend((child, later) for child in _children(current))
 
 
 def _attributes_and_classes(nodes) -> tuple[frozenset[str], frozenset[str], set[str]]:
     attributes, methods, classes = set(), set(), set()
-    for node in ast.walk(nodes) if isinstance(nodes, ast.AST) else nodes:
+    for node in nodes_of(nodes) if isinstance(nodes, ast.AST) else nodes:
         if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load) and not _on_super(node):
             attributes.add(node.attr)
         elif isinstance(node, ast.ClassDef):
