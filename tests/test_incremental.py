@@ -86,3 +86,25 @@ def test_node_index_is_the_full_walk(path, edits):
 def _without_contexts(parents: dict) -> dict:
     singletons = (ast.expr_context, ast.operator, ast.unaryop, ast.cmpop, ast.boolop)
     return {child: parent for child, parent in parents.items() if not isinstance(child, singletons)}
+
+
+def test_a_line_added_keeps_the_statements_above_it():
+    """Enter inside the last function: the statements above keep their nodes (and their parts'
+    analyses); the rest is parsed again, and the tree is the full parse's."""
+    source = (PROGRAMS[0].read_text(encoding="utf-8") + "\n\ndef helper(x):\n    return x + 1\n")
+    parser = IncrementalParser()
+    before = parser.parse(source)
+    edited = source.replace("    return x + 1\n", "    y = x\n    return y + 1\n")
+    after = parser.parse(edited)
+    assert _dump(after) == _dump(ast.parse(edited))
+    assert all(a is b for a, b in zip(before.body[:-1], after.body[:-1]))  # the same nodes above
+    assert after.body[-1] is not before.body[-1]
+
+
+def test_an_else_added_below_a_statement_is_parsed_with_it():
+    """A line at column 0 that continues the statement above (`else:`) is not a new statement:
+    the statement it extends is parsed again."""
+    parser = IncrementalParser()
+    parser.parse("x = 1\nif x:\n    y = 2\nz = 3\n")
+    edited = "x = 1\nif x:\n    y = 2\nelse:\n    y = 4\nz = 3\n"
+    assert _dump(parser.parse(edited)) == _dump(ast.parse(edited))

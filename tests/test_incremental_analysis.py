@@ -266,3 +266,25 @@ def test_an_attribute_set_at_the_top_level_binds_its_name_for_later_readers():
     assert found == api.lint_tolerant(source, "t.py", CONFIG)
     assert _parts_of("ns.model = 1\nhistory.append(2)\nprint(ns.model, history)\n") == [
         ["history.append", "ns.model", "print"]]
+
+
+def test_a_line_added_in_the_last_function_keeps_the_parts_above():
+    source = (
+        "import tensorflow as tf\n\n"
+        "w = tf.Variable(1.0)\n\n\n"
+        "def first(x):\n    with tf.GradientTape() as tape:\n        loss = tf.round(w * x)\n"
+        "    return tape.gradient(loss, [w])\n\n\n"
+        "import numpy as np\n\n\n"  # an import below the edit moves: the parts above stay
+        "def second(x):\n    v = tf.Variable(2.0)\n    with tf.GradientTape() as tape:\n        loss = v * x\n"
+        "    return tape.gradient(loss, [v])\n"
+    )
+    parser = IncrementalParser("t.py")
+    api.lint_tolerant(source, "t.py", CONFIG, parser=parser)
+    cache = api._part_caches[parser]
+    analysed, reused = cache.analysed, cache.reused
+    edited = source.replace("def first(x):\n", "def first(x):\n    x = x * 1\n")
+    found = api.lint_tolerant(edited, "t.py", CONFIG, parser=parser)
+    assert found == api.lint_tolerant(edited, "t.py", CONFIG) and [d.code for d in found] == ["GG401"]
+    edited_again = edited.replace("        loss = v * x\n", "        loss = v * x\n        loss = loss * 2\n")
+    assert api.lint_tolerant(edited_again, "t.py", CONFIG, parser=parser) == api.lint_tolerant(edited_again, "t.py", CONFIG)
+    assert cache.reused - reused >= 1  # `first` and `w`, above the second edit, were not analysed again

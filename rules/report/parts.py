@@ -36,6 +36,7 @@ class _Part:
     diagnostics: list[Diagnostic]
     analysis: Analysis | None = None  # with its values, when analysed inside `record.recording()`
     values: dict | None = None
+    shared_at: tuple | None = None    # the shared statements' lines, when a finding is on one of them
 
 
 _ADDERS = frozenset(COLLECTION_ADDERS)
@@ -74,7 +75,11 @@ class PartCache:
         doc.use_import_nodes([node for s in statements for node in s.imports])
         shared = [s.node for s in statements if s.names is None]
         imports = _fingerprint(vars(doc.imports))
-        context = (tuple(map(id, shared)), imports, conventions, id(break_rules))
+        # The shared statements (imports) as written, not where: a line added above an import moves
+        # it without changing what any part imports. A part with a finding on one of their lines
+        # depends on where they are too (`_Part.shared_at`).
+        context = (tuple(doc.text(stmt) for stmt in shared), imports, conventions, id(break_rules))
+        shared_at = tuple((stmt.lineno, stmt.end_lineno) for stmt in shared)
         graphs = doc.imports.tensorflow_v1_as_tf or any(s.builds_graphs(doc, imports) for s in statements)
         doc.tell(builds_graphs, graphs)
         groups = [[body[i] for i in group] for group in self._components([s.names for s in statements])] or [[]]
@@ -83,8 +88,9 @@ class PartCache:
         for group in groups:
             key = tuple(map(id, group))
             part = self._parts.get(key)
-            if part is None or not self._still_valid(part, doc, context, recorder is not None):
+            if part is None or not self._still_valid(part, doc, context, shared_at, recorder is not None):
                 part = self._analyse(doc, shared, group, context, break_rules, conventions, recorder)
+                part.shared_at = shared_at if _on_lines(part.diagnostics, shared) else None
                 self.analysed += 1
             else:
                 self.reused += 1
@@ -121,8 +127,10 @@ class PartCache:
         return groups
 
     @staticmethod
-    def _still_valid(part: _Part, doc: Document, context: tuple, recording: bool) -> bool:
+    def _still_valid(part: _Part, doc: Document, context: tuple, shared_at: tuple, recording: bool) -> bool:
         if part.context != context or (recording and part.analysis is None):
+            return False
+        if part.shared_at is not None and part.shared_at != shared_at:
             return False
         return all(doc.ask(query, *args) == answer for (query, args), answer in part.asked.items())
 
@@ -138,6 +146,14 @@ class PartCache:
             found = diagnostics_for(analyze_document(part, break_rules, conventions=conventions))
         own.analysis.doc = None  # the module's document of this text, kept by nobody once merged
         return _Part(tuple(statements), context, part.asked, found, own.analysis, own.values)
+
+
+def _on_lines(diagnostics: list[Diagnostic], statements: list[ast.stmt]) -> bool:
+    """Some span of the findings (their own, a note's, a fix's) is on a line of `statements`."""
+    lines = {line for stmt in statements for line in range(stmt.lineno, (stmt.end_lineno or stmt.lineno) + 1)}
+    spans = (span for d in diagnostics
+             for span in (d.span, *(r.span for r in d.related), *(e.span for f in d.fixes for e in f.edits)))
+    return any(line in lines for span in spans for line in range(span.line, span.end_line + 1))
 
 
 def _fingerprint(value) -> object:

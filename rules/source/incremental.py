@@ -54,9 +54,11 @@ class IncrementalParser:
         lines = self.lines_of(source)
         tree = self._reuse(lines)
         if tree is None:
-            tree = parse(source, self.path)
-            self._chunks = _chunks(tree, lines)
-            self.parsed += len(self._chunks)
+            tree = self._reuse_above(lines)
+            if tree is None:
+                tree = parse(source, self.path)
+                self._chunks = _chunks(tree, lines)
+                self.parsed += len(self._chunks)
             inside = {n for chunk in self._chunks for n in range(chunk.first, chunk.last + 1)}
             self._gaps = [i for i in range(len(lines)) if i + 1 not in inside]  # 0-based lines between chunks
         self._lines = lines
@@ -106,6 +108,43 @@ class IncrementalParser:
             body.extend(chunk.body)
         self._chunks = chunks
         return ast.Module(body=body, type_ignores=[])
+
+    def _reuse_above(self, lines: list[str]) -> ast.Module | None:
+        """Lines were added or removed (or the structure changed): keep the statements wholly
+        above the first changed line and parse the rest, when the rest starts a statement of its
+        own; the statements above keep their nodes (and the analysis of their parts)."""
+        old = self._lines
+        if old is None or not self._chunks:
+            return None
+        changed = next((i for i, (a, b) in enumerate(zip(old, lines)) if a != b), min(len(old), len(lines)))
+        kept = [chunk for chunk in self._chunks if chunk.last <= changed]  # (1-based last line, 0-based index)
+        if not kept or not _starts_a_statement(lines, kept[-1].last):
+            return None
+        start = kept[-1].last  # the 0-based first line of the rest
+        try:
+            rest = parse("\n" * start + "".join(lines[start:]), self.path)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            return None  # the full parse says what is wrong
+        new = _chunks(rest, lines)
+        self.reused += len(kept)
+        self.parsed += len(new)
+        self._chunks = kept + new
+        return ast.Module(body=[stmt for chunk in self._chunks for stmt in chunk.body], type_ignores=[])
+
+
+_CONTINUES = ("else", "elif", "except", "finally")  # a line at column 0 that belongs to the statement above
+
+
+def _starts_a_statement(lines: list[str], index: int) -> bool:
+    """The first line from `index` (0-based) that is not blank or a comment starts a top-level
+    statement of its own: not indented, not an `else:` or `except:` of the one above (or none is left)."""
+    for line in lines[index:]:
+        stripped = line.strip()
+        if not stripped or stripped.startswith("#"):
+            continue
+        word = stripped.split(None, 1)[0].rstrip(":")
+        return not line[0].isspace() and word not in _CONTINUES
+    return True
 
 
 def _reparse(chunk: _Chunk, text: str, path: str) -> _Chunk | None:
