@@ -212,6 +212,14 @@ def test_a_statement_python_cannot_read_alone_is_linked_to_everything():
     assert _parts_of("a = 1\nb = 2\ndef f():\n    nonlocal q\n") == [["a", "b", "def f"]]
 
 
+def _assert_parts_find(source: str, expected: list[tuple[str, int]]) -> None:
+    """Linted part by part (an incremental parser), `source` gives `expected` (code, line), and
+    exactly what a fresh whole-module analysis gives."""
+    found = api.lint_tolerant(source, "t.py", CONFIG, parser=IncrementalParser("t.py"))
+    assert [(d.code, d.span.line) for d in found] == expected
+    assert found == api.lint_tolerant(source, "t.py", CONFIG)
+
+
 def test_a_function_reading_its_own_name_before_binding_it_reads_the_modules():
     """Python raises UnboundLocalError there; the engine reads the module's `w` (and finds the
     rounding), so the function and the module's `w` are one part."""
@@ -221,9 +229,7 @@ def test_a_function_reading_its_own_name_before_binding_it_reads_the_modules():
         "def train(x):\n    with tf.GradientTape() as tape:\n        loss = tf.reduce_sum(tf.round(w * x))\n"
         "    grads = tape.gradient(loss, [w])\n    w = None\n    return grads\n"
     )
-    found = api.lint_tolerant(source, "t.py", CONFIG, parser=IncrementalParser("t.py"))
-    assert [(d.code, d.span.line) for d in found] == [("GG401", 8)]
-    assert found == api.lint_tolerant(source, "t.py", CONFIG)
+    _assert_parts_find(source, [("GG401", 8)])
 
 
 @pytest.mark.parametrize(("function", "early"), [
@@ -261,9 +267,7 @@ def test_an_attribute_set_at_the_top_level_binds_its_name_for_later_readers():
         "with tf.GradientTape() as tape:\n    loss = tf.reduce_sum(tf.round(ns.model(x)))\n"
         "grads = tape.gradient(loss, ns.model.trainable_variables)\n"
     )
-    found = api.lint_tolerant(source, "t.py", CONFIG, parser=IncrementalParser("t.py"))
-    assert [(d.code, d.span.line) for d in found] == [("GG401", 8)]
-    assert found == api.lint_tolerant(source, "t.py", CONFIG)
+    _assert_parts_find(source, [("GG401", 8)])
     assert _parts_of("ns.model = 1\nhistory.append(2)\nprint(ns.model, history)\n") == [
         ["history.append", "ns.model", "print"]]
 

@@ -56,26 +56,27 @@ def nodes_of(root: ast.AST) -> list[ast.AST]:
     """`root` and every node under it, breadth first: `list(ast.walk(root))`, reading the fields
     directly (ast.walk's generators cost twice as much, and every statement of a file is walked
     when it is first seen)."""
-    nodes, AST = [root], ast.AST
+    nodes = [root]
     for node in nodes:  # the list grows while it is read
-        for name in node._fields:
-            value = getattr(node, name, None)
-            if isinstance(value, list):
-                nodes.extend(item for item in value if isinstance(item, AST))
-            elif isinstance(value, AST):
-                nodes.append(value)
+        _add_children(node, nodes)
     return nodes
 
 
 def _children(node: ast.AST) -> list[ast.AST]:
-    out, AST = [], ast.AST
+    out: list[ast.AST] = []
+    _add_children(node, out)
+    return out
+
+
+def _add_children(node: ast.AST, out: list[ast.AST]) -> None:
+    """Appends `node`'s child nodes to `out`, in field order (as `ast.iter_child_nodes`)."""
+    AST = ast.AST
     for name in node._fields:
         value = getattr(node, name, None)
         if isinstance(value, list):
             out.extend(item for item in value if isinstance(item, AST))
         elif isinstance(value, AST):
             out.append(value)
-    return out
 
 
 def is_shared(stmt: ast.stmt, index: int) -> bool:
