@@ -82,7 +82,12 @@ class Expressions:
                 return evolve(base, effect=None)
             if node.attr in ("output", "outputs") and base.model is not None:
                 # The symbolic output a functional model is built on: it carries the model's variables.
-                return Value(frozenset({Grad(base.model, self.doc.span(node), None)}), kind=Kind.TENSOR)
+                return Value(frozenset({Grad(base.model, self.doc.span(node), None)}), kind=Kind.TENSOR,
+                             role="symbolic")
+            if node.attr in ("input", "inputs"):
+                # A functional model's placeholders (KerasTensors): no batch ever flows through them
+                # eagerly, so a tape can neither watch nor differentiate them (GG312).
+                return Value(kind=Kind.TENSOR, role="symbolic")
             if key is not None and frame.cls is not None and frame.cls.is_keras and self.conventions.model(node.attr):
                 return base
         if key is not None and self.conventions.model(node.attr) and not (frame.cls and frame.cls.is_keras):

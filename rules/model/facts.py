@@ -152,6 +152,9 @@ class Analysis:
     # `-log_prob * (ret - value)` in a tape: the prediction node of the advantage and the value
     # it carries (GG202: the actor's loss also trains the critic through it).
     unstopped_advantages: list[tuple[ast.AST, Value]] = field(default_factory=list)
+    # `tape.watch(model.input)`: a functional model's symbolic Keras tensor given to a tape's
+    # `watch`, with that tape, by id of the argument (GG312).
+    symbolic_watches: dict[int, tuple[ast.AST, TapeInfo | None]] = field(default_factory=dict)
 
     def record_truth_test(self, node: ast.AST, value_node: ast.AST, value: Value) -> None:
         test = self.truth_tests.setdefault(id(node), TruthTest(node, value_node))
@@ -181,6 +184,7 @@ class Analysis:
             for key, origins in part.parts.items():
                 whole.parts.setdefault(key, set()).update(origins)
             whole.unstopped_advantages += part.unstopped_advantages
+            whole.symbolic_watches.update(part.symbolic_watches)
         return whole
 
     def variables_rebound_from_themselves(self) -> set[Origin]:

@@ -16,7 +16,9 @@ class Sinks:
         node, method = site.node, site.method
         tape = tape_value.tape if isinstance(tape_value.tape, TapeInfo) else None
         if method == "watch" and node.args:
-            for watched in node.args:
+            for watched, value in zip(node.args, site.args):
+                if value.role == "symbolic" and not frame.summary:
+                    self.analysis.symbolic_watches.setdefault(id(watched), (watched, tape))
                 self._watch(watched, tape, frame)
             return UNKNOWN
         if method in GRADIENT_METHODS and node.args:
@@ -129,6 +131,8 @@ class Sinks:
             return items
         if value.kind == Kind.VARIABLES and value.sources:
             return [SourceItem(node, value, value.sources)]
+        if value.role == "symbolic":  # `layer.output`: a KerasTensor, no source of the tape's (GG312)
+            return [SourceItem(node, value, frozenset())]
         if value.kind == Kind.VARIABLE and value.model is not None:
             return [SourceItem(node, value, frozenset({value.model}))]
         if value.kind == Kind.VARIABLE and value.sources:  # `model.trainable_variables[0]`

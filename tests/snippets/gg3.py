@@ -534,4 +534,49 @@ class Steps(keras.layers.Layer):
         self.count.assign_add(1)
         return x
 '''),
+    Invalid("GG312", "watch_model_inputs", '''\
+import tensorflow as tf
+import keras
+
+model = keras.Sequential([keras.Input(shape=(4,)), keras.layers.Dense(2)])
+x = tf.random.normal((3, 4))
+with tf.GradientTape() as tape:
+    tape.watch(model.inputs)
+    loss = tf.reduce_sum(model(x))
+grads = tape.gradient(loss, x)
+'''),
+    Invalid("GG312", "gradient_of_layer_output", '''\
+import tensorflow as tf
+import keras
+
+inputs = keras.Input(shape=(4,))
+features = keras.layers.Dense(8, name="features")(inputs)
+model = keras.Model(inputs, keras.layers.Dense(2)(features))
+with tf.GradientTape() as tape:
+    score = tf.reduce_sum(model(tf.random.normal((3, 4))))
+grads = tape.gradient(score, model.get_layer("features").output)
+'''),
+    Valid("GG312", "grad_cam_model_returning_the_layer_output", '''\
+import tensorflow as tf
+import keras
+
+inputs = keras.Input(shape=(4,))
+features = keras.layers.Dense(8, name="features")(inputs)
+model = keras.Model(inputs, keras.layers.Dense(2)(features))
+grad_model = keras.Model(model.inputs, [model.get_layer("features").output, model.output])
+with tf.GradientTape() as tape:
+    maps, scores = grad_model(tf.random.normal((3, 4)))
+    score = tf.reduce_sum(scores[:, 0])
+grads = tape.gradient(score, maps)
+'''),
+    Valid("GG312", "new_head_on_a_base_models_output", '''\
+import tensorflow as tf
+import keras
+
+base = keras.Sequential([keras.Input(shape=(4,)), keras.layers.Dense(8)])
+model = keras.Model(base.input, keras.layers.Dense(1)(base.output))
+with tf.GradientTape() as tape:
+    loss = tf.reduce_mean(model(tf.random.normal((3, 4))))
+grads = tape.gradient(loss, model.trainable_variables)
+'''),
 ]

@@ -53,6 +53,8 @@ dy_dx = tape.gradient(y, x)
             if sink.kind is not SinkKind.GRADIENT or sink.sources is None:
                 continue
             for item in sink.sources:
+                if item.value.role == "symbolic":
+                    continue  # `model.input`: a KerasTensor, not a tensor to watch (GG312)
                 integer = any(o.integer for o in item.origins)
                 if integer:
                     message = f"`{doc.short(item.node)}` is an integer variable: integer tensors never get a gradient"
