@@ -4,9 +4,9 @@ from __future__ import annotations
 import ast
 
 from . import no_gradient
-from .facts import attribute_key, name_key
+from .facts import ConstantFallback, attribute_key, name_key
 from .frame import Frame, _handler
-from .library import TENSOR_ATTRS_WITHOUT_GRADIENT, VARIABLE_ATTRS, WEIGHT_ATTRS
+from .library import TENSOR_ATTRS_WITHOUT_GRADIENT, VARIABLE_ATTRS, WEIGHT_ATTRS, spelled_constant
 from .objects import holder_variables
 from .values import UNKNOWN, Grad, Kind, Origin, OriginKind, Site, Value, evolve, held, join, variable_origins
 
@@ -183,7 +183,21 @@ class Expressions:
 
     def eval_IfExp(self, node: ast.IfExp, frame: Frame) -> Value:
         self.eval(node.test, frame)
-        return join([self.eval(node.body, frame), self.eval(node.orelse, frame)])
+        body, orelse = self.eval(node.body, frame), self.eval(node.orelse, frame)
+        self._note_constant_arm(node, body, orelse, frame)
+        return join([body, orelse])
+
+    def _note_constant_arm(self, node: ast.IfExp, body: Value, orelse: Value, frame: Frame) -> None:
+        """`loss = tf.reduce_mean(l) if tf.size(l) > 0 else tf.constant(0.0)`, eagerly: GG313, as
+        for the branches of an `if` statement (statements.py)."""
+        assign = self.doc.parents.get(node)
+        if not (isinstance(assign, ast.Assign) and assign.value is node and len(assign.targets) == 1
+                and isinstance(assign.targets[0], ast.Name)) or not frame.records_facts or frame.in_trace():
+            return
+        for arm, value, other in ((node.body, body, orelse), (node.orelse, orelse, body)):
+            if other.live and not value.live and not value.cut and spelled_constant(arm, self.imports):
+                self.analysis.constant_fallbacks.setdefault(
+                    id(arm), ConstantFallback(arm, assign.targets[0].id, assign))
 
     def eval_Compare(self, node: ast.Compare, frame: Frame) -> Value:
         operands = [self.eval(node.left, frame)] + [self.eval(c, frame) for c in node.comparators]

@@ -116,6 +116,16 @@ class MinimizeCall:
 
 
 @dataclass
+class ConstantFallback:
+    """`loss = tf.constant(0.0)` in one branch of an `if` whose other branch gives `loss` a gradient,
+    or `loss = model_loss if n > 0 else 0.0`."""
+
+    node: ast.expr                    # the constant, as written
+    name: str                         # the name it is bound to
+    branch: ast.stmt                  # the `if` statement, or the assignment of the conditional expression
+
+
+@dataclass
 class ClassInfo:
     node: ast.ClassDef
     is_keras: bool                    # a Keras layer, model or loss (its `self` is the model)
@@ -155,6 +165,7 @@ class Analysis:
     # `tape.watch(model.input)`: a functional model's symbolic Keras tensor given to a tape's
     # `watch`, with that tape, by id of the argument (GG312).
     symbolic_watches: dict[int, tuple[ast.AST, TapeInfo | None]] = field(default_factory=dict)
+    constant_fallbacks: dict[int, ConstantFallback] = field(default_factory=dict)  # by id of the assignment
 
     def record_truth_test(self, node: ast.AST, value_node: ast.AST, value: Value) -> None:
         test = self.truth_tests.setdefault(id(node), TruthTest(node, value_node))
@@ -185,6 +196,7 @@ class Analysis:
                 whole.parts.setdefault(key, set()).update(origins)
             whole.unstopped_advantages += part.unstopped_advantages
             whole.symbolic_watches.update(part.symbolic_watches)
+            whole.constant_fallbacks.update(part.constant_fallbacks)
         return whole
 
     def variables_rebound_from_themselves(self) -> set[Origin]:

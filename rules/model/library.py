@@ -9,6 +9,10 @@ KERAS_MODEL_FACTORIES = (
 )
 KERAS_MODEL_PREFIXES = ("keras.layers.", "keras.applications.", "tensorflow_hub.")
 KERAS_BASES = {"Model", "Layer", "Sequential", "Loss"}
+# Calls that make a constant from the numbers they are given (`tf.constant(0.0)`, GG313).
+CONSTANT_MAKERS = {"tensorflow.constant", "tensorflow.convert_to_tensor", "tensorflow.zeros", "tensorflow.ones",
+                   "keras.ops.convert_to_tensor", "keras.ops.zeros", "keras.ops.ones", "numpy.float32",
+                   "numpy.array", "numpy.zeros"}
 # Ops that run a Python function on numpy values (GG107): nothing inside is differentiable.
 NUMPY_FUNCTIONS = {"tensorflow.numpy_function", "tensorflow.compat.v1.numpy_function",
                    "tensorflow.compat.v1.py_func", "tensorflow.py_func"}
@@ -93,3 +97,20 @@ def graph_attribute(node: ast.Attribute, imports) -> bool:
     if qual.startswith(_GRAPH_APIS) or (qual.startswith(_TF1_ONLY_OPTIMIZER) and qual.endswith("Optimizer")):
         return True
     return node.attr in _TEST_SESSIONS and isinstance(node.value, ast.Name) and node.value.id == "self"
+
+
+def spelled_constant(node: ast.AST, imports) -> bool:
+    """A number, or a TensorFlow / NumPy constant made from numbers only."""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        node = node.operand
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, (int, float)) and not isinstance(node.value, bool)
+    if isinstance(node, ast.Call) and imports.qualname(node.func) in CONSTANT_MAKERS:
+        parts = [n for arg in [*node.args, *node.keywords] for n in ast.walk(arg)]
+        return all(isinstance(n, _SPELLED) or isinstance(n, (ast.Name, ast.Attribute)) and imports.qualname(n)
+                   for n in parts if not isinstance(n, (ast.expr_context, ast.unaryop)))
+    return False
+
+
+# What a constant's arguments may be made of: numbers, shapes, dtypes (`tf.float32`, checked above).
+_SPELLED = (ast.Constant, ast.Tuple, ast.List, ast.UnaryOp, ast.keyword)

@@ -5,8 +5,9 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
-from .facts import Rebinding, TapeInfo, attribute_key, name_key
+from .facts import ConstantFallback, Rebinding, TapeInfo, attribute_key, name_key
 from .frame import Frame, _handler
+from .library import spelled_constant
 from .objects import refers
 from ..diagnostics import Span
 from .values import UNKNOWN, Break, Cut, Kind, Origin, OriginKind, Value, evolve, join
@@ -70,7 +71,22 @@ class Statements:
 
     def exec_If(self, stmt: ast.If, frame: Frame) -> None:
         self._record_truth_test(stmt.test, frame)
-        self._branches([stmt.body, stmt.orelse], frame)
+        ends = self._branches([stmt.body, stmt.orelse], frame)
+        if frame.records_facts and not frame.in_trace() and stmt.orelse:
+            self._note_constant_fallbacks(stmt, [stmt.body, stmt.orelse], ends)
+
+    def _note_constant_fallbacks(self, stmt: ast.If, blocks: list[list[ast.stmt]], ends: list[dict]) -> None:
+        """`if ...: loss = model_loss else: loss = tf.constant(0.0)`: on one branch the name holds a
+        constant the file spells, on another a value carrying a gradient. Eagerly (not traced into a
+        `tf.cond`, which differentiates both branches), the branch taken decides: the constant has
+        no gradient at all (GG313)."""
+        for block, env in zip(blocks, ends):
+            for name, assign in _constant_assignments(block, self.imports).items():
+                value = env.get(name)
+                if value is None or value.live or value.cut:
+                    continue
+                if any(other is not env and (v := other.get(name)) is not None and v.live for other in ends):
+                    self.analysis.constant_fallbacks.setdefault(id(assign), ConstantFallback(assign.value, name, stmt))
 
     def exec_While(self, stmt: ast.While, frame: Frame) -> None:
         self._record_truth_test(stmt.test, frame)
@@ -173,8 +189,8 @@ class Statements:
                 return not (isinstance(keyword.value, ast.Constant) and not keyword.value.value)
         return bool(call.args) and not (isinstance(call.args[0], ast.Constant) and not call.args[0].value)
 
-    def _branches(self, blocks: list[list[ast.stmt]], frame: Frame) -> None:
-        """Run each branch from the same state and join the results."""
+    def _branches(self, blocks: list[list[ast.stmt]], frame: Frame) -> list[dict[str, Value]]:
+        """Run each branch from the same state and join the results; returns each branch's state at its end."""
         before = dict(frame.env)
         results = []
         for block in blocks:
@@ -188,6 +204,7 @@ class Statements:
             for name, value in env.items():
                 merged[name] = _merge(merged[name], value) if name in merged else value
         frame.env = merged
+        return results[:len(blocks)]
 
     # ----------------------------------------------------------------------------- binding
     def bind(self, target: ast.AST, value: Value, frame: Frame, value_node: ast.AST | None) -> None:
@@ -322,3 +339,27 @@ def _assigned_in(body: list[ast.stmt]) -> list[str]:
                 found.append(key)
         stack.extend(ast.iter_child_nodes(node))
     return found
+
+
+def _constant_assignments(block: list[ast.stmt], imports) -> dict[str, ast.Assign]:
+    """The names a block ends up binding to a constant written out (`loss = 0.0`,
+    `loss = tf.constant(0.)`), by their last assignment in the block, when the block falls through
+    (no `return`, `continue`, `break` or `raise` after it)."""
+    found: dict[str, ast.Assign] = {}
+    if any(isinstance(n, (ast.Return, ast.Continue, ast.Break, ast.Raise)) for stmt in block for n in ast.walk(stmt)):
+        return {}
+    for stmt in block:
+        if not isinstance(stmt, ast.Assign) or len(stmt.targets) != 1 or not isinstance(stmt.targets[0], ast.Name):
+            for target in _bound_names(stmt):
+                found.pop(target, None)
+            continue
+        name = stmt.targets[0].id
+        if spelled_constant(stmt.value, imports):
+            found[name] = stmt
+        else:
+            found.pop(name, None)
+    return found
+
+
+def _bound_names(stmt: ast.stmt) -> set[str]:
+    return {n.id for n in ast.walk(stmt) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}

@@ -579,4 +579,49 @@ with tf.GradientTape() as tape:
     loss = tf.reduce_mean(model(tf.random.normal((3, 4))))
 grads = tape.gradient(loss, model.trainable_variables)
 '''),
+    Invalid("GG313", "zero_loss_for_a_batch_without_pairs", '''\
+import tensorflow as tf
+
+
+def train(model, optimizer, batches):
+    for x, same in batches:
+        with tf.GradientTape() as tape:
+            distances = tf.norm(model(x)[0] - model(x)[1:], axis=1)
+            if tf.reduce_any(same):
+                loss = tf.reduce_mean(tf.boolean_mask(distances, same))
+            else:
+                loss = 0.0
+        grads = tape.gradient(loss, model.trainable_variables)
+        optimizer.apply_gradients(zip(grads, model.trainable_variables))
+'''),
+    Valid("GG313", "traced_step_differentiates_both_branches", '''\
+import tensorflow as tf
+
+
+@tf.function
+def train_step(model, optimizer, x, mask):
+    with tf.GradientTape() as tape:
+        picked = tf.boolean_mask(model(x), mask)
+        if tf.size(picked) > 0:
+            loss = tf.reduce_mean(picked)
+        else:
+            loss = tf.constant(0.0)
+    grads = tape.gradient(loss, model.trainable_variables)
+    optimizer.apply_gradients(zip(grads, model.trainable_variables))
+'''),
+    Valid("GG313", "constant_branch_skips_the_update", '''\
+import tensorflow as tf
+
+
+def train(model, optimizer, batches):
+    for x, mask in batches:
+        with tf.GradientTape() as tape:
+            picked = tf.boolean_mask(model(x), mask)
+            if tf.size(picked) > 0:
+                loss = tf.reduce_mean(picked)
+            else:
+                continue
+        grads = tape.gradient(loss, model.trainable_variables)
+        optimizer.apply_gradients(zip(grads, model.trainable_variables))
+'''),
 ]
