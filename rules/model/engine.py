@@ -323,6 +323,11 @@ class Engine(Statements, Expressions, Calls, Objects, Layers, Sinks):
             else:
                 cut.add(c)
         value = Value(frozenset(live), frozenset(cut), summary.kind)
+        if summary.vanish:  # a constant fallback in the function: what it loses, in the caller's terms
+            value = evolve(value, vanish=frozenset(
+                (span, frozenset(g for grad in lost for g in (actual_grads(grad) if is_param(grad.origin)
+                                                       else {evolve(grad, site=call_span) if foreign else grad})))
+                for span, lost in summary.vanish))
         if summary.role == "holder":  # a distribution made by the function: evaluated later, where it is used
             return evolve(value, role="holder", fields=self._references_at_call(summary, node, func))
         return self.op(value, node, frame)

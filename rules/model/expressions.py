@@ -8,7 +8,8 @@ from .facts import ConstantFallback, attribute_key, name_key
 from .frame import Frame, _handler
 from .library import TENSOR_ATTRS_WITHOUT_GRADIENT, VARIABLE_ATTRS, WEIGHT_ATTRS, spelled_constant
 from .objects import holder_variables
-from .values import UNKNOWN, Grad, Kind, Origin, OriginKind, Site, Value, evolve, held, join, variable_origins
+from .values import (UNKNOWN, Grad, Kind, Origin, OriginKind, Site, Value, evolve, held, join, variable_origins,
+                     with_fallback)
 
 
 class Expressions:
@@ -184,20 +185,17 @@ class Expressions:
     def eval_IfExp(self, node: ast.IfExp, frame: Frame) -> Value:
         self.eval(node.test, frame)
         body, orelse = self.eval(node.body, frame), self.eval(node.orelse, frame)
-        self._note_constant_arm(node, body, orelse, frame)
-        return join([body, orelse])
-
-    def _note_constant_arm(self, node: ast.IfExp, body: Value, orelse: Value, frame: Frame) -> None:
-        """`loss = tf.reduce_mean(l) if tf.size(l) > 0 else tf.constant(0.0)`, eagerly: GG313, as
-        for the branches of an `if` statement (statements.py)."""
-        assign = self.doc.parents.get(node)
-        if not (isinstance(assign, ast.Assign) and assign.value is node and len(assign.targets) == 1
-                and isinstance(assign.targets[0], ast.Name)) or not frame.records_facts or frame.in_trace():
-            return
-        for arm, value, other in ((node.body, body, orelse), (node.orelse, orelse, body)):
-            if other.live and not value.live and not value.cut and spelled_constant(arm, self.imports):
-                self.analysis.constant_fallbacks.setdefault(
-                    id(arm), ConstantFallback(arm, assign.targets[0].id, assign))
+        value = join([body, orelse])
+        if frame.in_trace():  # AutoGraph makes it a `tf.cond`, differentiated through both arms
+            return value
+        for arm, arm_value, other in ((node.body, body, orelse), (node.orelse, orelse, body)):
+            # `tf.reduce_mean(l) if tf.size(l) > 0 else tf.constant(0.0)`: GG313, as for the
+            # branches of an `if` statement (statements.py).
+            if other.live and not arm_value.live and not arm_value.cut and spelled_constant(arm, self.imports):
+                span = self.doc.span(arm)
+                self.analysis.constant_fallbacks.setdefault(span, ConstantFallback(arm, _bound_to(self.doc, node), node))
+                value = with_fallback(value, span, arm_value)
+        return value
 
     def eval_Compare(self, node: ast.Compare, frame: Frame) -> Value:
         operands = [self.eval(node.left, frame)] + [self.eval(c, frame) for c in node.comparators]
@@ -340,3 +338,11 @@ def _joins_lists(node: ast.BinOp, left: Value, right: Value) -> bool:
     # tensor); a variable or a tensor on either side would be arithmetic.
     displays = (ast.List, ast.Tuple, ast.ListComp)
     return kinds <= _LIST_OPERANDS or isinstance(node.left, displays) or isinstance(node.right, displays)
+
+
+def _bound_to(doc, node: ast.AST) -> str | None:
+    """The name `node` is assigned to (`loss = ... if ... else 0.0`), or None."""
+    parent = doc.parents.get(node)
+    if isinstance(parent, ast.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0], ast.Name):
+        return parent.targets[0].id
+    return None

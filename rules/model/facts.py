@@ -121,8 +121,8 @@ class ConstantFallback:
     or `loss = model_loss if n > 0 else 0.0`."""
 
     node: ast.expr                    # the constant, as written
-    name: str                         # the name it is bound to
-    branch: ast.stmt                  # the `if` statement, or the assignment of the conditional expression
+    name: str | None                  # the name it is bound to (None: `return x if n else 0.0`)
+    branch: ast.AST                   # the `if` statement, or the conditional expression
 
 
 @dataclass
@@ -165,7 +165,7 @@ class Analysis:
     # `tape.watch(model.input)`: a functional model's symbolic Keras tensor given to a tape's
     # `watch`, with that tape, by id of the argument (GG312).
     symbolic_watches: dict[int, tuple[ast.AST, TapeInfo | None]] = field(default_factory=dict)
-    constant_fallbacks: dict[int, ConstantFallback] = field(default_factory=dict)  # by id of the assignment
+    constant_fallbacks: dict[Span, ConstantFallback] = field(default_factory=dict)  # by the constant's span
 
     def record_truth_test(self, node: ast.AST, value_node: ast.AST, value: Value) -> None:
         test = self.truth_tests.setdefault(id(node), TruthTest(node, value_node))

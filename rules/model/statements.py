@@ -10,7 +10,7 @@ from .frame import Frame, _handler
 from .library import spelled_constant
 from .objects import refers
 from ..diagnostics import Span
-from .values import UNKNOWN, Break, Cut, Kind, Origin, OriginKind, Value, evolve, join
+from .values import UNKNOWN, Break, Cut, Kind, Origin, OriginKind, Value, evolve, join, with_fallback
 
 _MAX_DOUBLED_LOOPS = 4  # nested loops deeper than this are walked once per level
 
@@ -72,21 +72,24 @@ class Statements:
     def exec_If(self, stmt: ast.If, frame: Frame) -> None:
         self._record_truth_test(stmt.test, frame)
         ends = self._branches([stmt.body, stmt.orelse], frame)
-        if frame.records_facts and not frame.in_trace() and stmt.orelse:
-            self._note_constant_fallbacks(stmt, [stmt.body, stmt.orelse], ends)
+        if stmt.orelse and not frame.in_trace():
+            self._note_constant_fallbacks(stmt, [stmt.body, stmt.orelse], ends, frame)
 
-    def _note_constant_fallbacks(self, stmt: ast.If, blocks: list[list[ast.stmt]], ends: list[dict]) -> None:
+    def _note_constant_fallbacks(self, stmt: ast.If, blocks: list[list[ast.stmt]], ends: list[dict],
+                                 frame: Frame) -> None:
         """`if ...: loss = model_loss else: loss = tf.constant(0.0)`: on one branch the name holds a
         constant the file spells, on another a value carrying a gradient. Eagerly (not traced into a
-        `tf.cond`, which differentiates both branches), the branch taken decides: the constant has
-        no gradient at all (GG313)."""
+        `tf.cond`, which differentiates both branches), the branch taken decides, and on the
+        constant's branch the value loses every gradient it carries (`Value.vanish`, GG313)."""
         for block, env in zip(blocks, ends):
             for name, assign in _constant_assignments(block, self.imports).items():
-                value = env.get(name)
-                if value is None or value.live or value.cut:
+                constant, merged = env.get(name), frame.env.get(name)
+                if constant is None or constant.live or constant.cut or merged is None:
                     continue
                 if any(other is not env and (v := other.get(name)) is not None and v.live for other in ends):
-                    self.analysis.constant_fallbacks.setdefault(id(assign), ConstantFallback(assign.value, name, stmt))
+                    span = self.doc.span(assign.value)
+                    self.analysis.constant_fallbacks.setdefault(span, ConstantFallback(assign.value, name, stmt))
+                    frame.env[name] = with_fallback(merged, span, constant)
 
     def exec_While(self, stmt: ast.While, frame: Frame) -> None:
         self._record_truth_test(stmt.test, frame)

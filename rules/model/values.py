@@ -182,6 +182,10 @@ class Value:
     # A list or tuple written out and bound to a name (`params = [w, target_net]`): the element
     # expressions, so that `tape.gradient(loss, params)` can judge each name as it is then.
     elements: tuple | None = None
+    # Constant fallbacks on the way (`else: loss = tf.constant(0.0)`, GG313): pairs of the span of
+    # the constant and the gradients of `live` that the path through it loses. Recorded as what is
+    # lost, not what remains, so that a path added later (`tape.watch`) is never taken for lost.
+    vanish: frozenset = frozenset()
 
     def with_kind(self, kind: Kind) -> "Value":
         return self if kind == self.kind else evolve(self, kind=kind)
@@ -207,6 +211,8 @@ def evolve(obj, **changes):
 
 def join(values, kind: Kind | None = None) -> Value:
     """The value of an expression that depends on all of `values` (e.g. `a + b`)."""
+    if not isinstance(values, (list, tuple)):
+        values = list(values)
     live: set[Grad] = set()
     cut: set[Cut] = set()
     kinds = set()
@@ -218,7 +224,31 @@ def join(values, kind: Kind | None = None) -> Value:
         sources |= value.sources
     if kind is None:
         kind = kinds.pop() if len(kinds) == 1 else (Kind.TENSOR if Kind.TENSOR in kinds else Kind.UNKNOWN)
-    return Value(frozenset(live), frozenset(cut), kind, sources=frozenset(sources))
+    joined = Value(frozenset(live), frozenset(cut), kind, sources=frozenset(sources))
+    if any(value.vanish for value in values):
+        return evolve(joined, vanish=_joined_vanish(values, joined.live))
+    return joined
+
+
+def _joined_vanish(values, live: frozenset) -> frozenset:
+    """On the path through each fallback, what the join loses: its gradients that no joined value
+    keeps on that path (`class_loss + bbox_loss` loses only what `bbox_loss` alone carried)."""
+    out = set()
+    for span in {span for value in values for span, _ in value.vanish}:
+        kept = set()
+        for value in values:
+            lost = next((grads for where, grads in value.vanish if where == span), frozenset())
+            kept |= value.live - lost
+        if lost := live - kept:
+            out.add((span, frozenset(lost)))
+    return frozenset(out)
+
+
+def with_fallback(value: Value, span, constant: Value) -> Value:
+    """`value` where, on the path through the constant at `span`, it is `constant` instead: every
+    gradient it carries that the constant does not is lost on that path."""
+    lost = value.live - constant.live
+    return evolve(value, vanish=value.vanish | {(span, frozenset(lost))}) if lost else value
 
 
 def held(value: Value, name: str) -> Value | None:

@@ -1,10 +1,9 @@
-# expect: GG313@23
+# expect: GG313@22
 # tensorflow: none
 # fixed: nofix
 # shape: an eager Faster R-CNN bbox-head loss gathers the deltas of positive ROIs and falls back to `tf.reduce_mean(loss) if tf.size(loss) > 0 else tf.constant(0.0)`; on a batch whose sampled ROIs are all background the fallback constant is the whole bbox loss, so the bbox head's kernel and bias get None ("Gradients do not exist for variables ['rcnn_bbox_fc/kernel:0', 'rcnn_bbox_fc/bias:0']")
 # source: https://github.com/Viredery/tf-eager-fasterrcnn/issues/3
 # heldout: 4
-# gap: gradguard does not track a loss helper that returns a constant on one branch of a conditional expression: it would need to see that `tf.constant(0.0)` (no path to any variable) is the helper's result whenever no ROI is positive, and that on that path the bbox head's variables get no gradient
 import numpy as np
 import tensorflow as tf
 import keras

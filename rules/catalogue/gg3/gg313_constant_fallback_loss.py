@@ -5,6 +5,7 @@ import ast
 
 from ...diagnostics import Diagnostic, Related, Safety, Severity
 from ...model.facts import SinkKind
+from ...model.status import Verdict, sink_status
 from ..edits import make_fix, replace, tensorflow_alias
 from ..rule import CheckRule
 
@@ -16,11 +17,14 @@ class ConstantFallbackLoss(CheckRule):
     name = "constant-fallback-loss"
     summary = "on one branch the loss is a constant (`loss = tf.constant(0.0)`), whose gradients are all None"
     severity = Severity.WARNING
-    what = "An `if` gives the loss a value computed from the model on one branch and a constant on " \
-           "another (`else: loss = tf.constant(0.0)`, `loss = 0.0`), typically for a batch with nothing " \
-           "to learn from (no positive pair, an empty mask), and the loss is then differentiated. " \
-           "Code traced by `tf.function` is not reported: a tensor condition there becomes a `tf.cond`, " \
-           "whose gradient is zero on the constant branch."
+    what = "An `if` or a conditional expression gives a value computed from the model on one branch and " \
+           "a constant on another (`else: loss = tf.constant(0.0)`, `... if tf.size(x) > 0 else 0.0`), " \
+           "typically for a batch with nothing to learn from (no positive pair, an empty mask), and a loss " \
+           "made from that value is differentiated, in the same function or in a caller of a helper " \
+           "returning it. When the constant is the whole loss every gradient is lost; when it is one term " \
+           "(`class_loss + box_loss`), the variables reached only through that term are. Code traced by " \
+           "`tf.function` is not reported: a tensor condition there becomes a `tf.cond`, whose gradient " \
+           "is zero on the constant branch."
     why = "Eagerly only the branch taken runs. On the constant branch the loss depends on no variable, so " \
           "`tape.gradient` returns None for every one; the training loop works on most batches and fails " \
           "on the first batch that takes that branch."
@@ -73,25 +77,39 @@ optimizer.apply_gradients(zip(grads, model.trainable_variables))
 
     def check(self, analysis):
         doc = analysis.doc
-        out = []
-        sinks = [s for s in analysis.sinks if s.kind is SinkKind.GRADIENT and s.target.live]
-        for fallback in analysis.constant_fallbacks.values():
-            sink = next((s for s in sinks if _reaches(doc, fallback, s)), None)
-            if sink is None:
+        out, seen = [], set()
+        for sink in analysis.sinks:
+            if sink.kind is not SinkKind.GRADIENT or not sink.target.vanish:
                 continue
-            constant = doc.short(fallback.node)
-            number = _python_number(fallback.node)
-            outcome = (f"{sink.named} on line {sink.node.lineno} raises TypeError (a Python number is not a tensor)"
-                       if number is not None else
-                       f"{sink.named} on line {sink.node.lineno} returns None for every variable (`apply_gradients` "
-                       f"raises \"No gradients provided for any variable\")")
-            message = (f"on this branch `{fallback.name}` is the constant `{constant}`, which depends on no "
-                       f"variable: whenever the branch runs, {outcome}")
-            related = (Related(doc.span(sink.node), f"`{fallback.name}` is differentiated here"),)
-            fix = self._zeros_fix(doc, sink, fallback.node)
-            out.append(Diagnostic(self.code, self.severity, message, doc.span(fallback.node), related,
-                                  (fix,) if fix is not None else ()))
+            live = {o: s.live for o, s in sink_status(analysis, sink).items() if s.verdict is Verdict.LIVE and s.live}
+            for span, lost in sorted(sink.target.vanish, key=lambda pair: (pair[0].line, pair[0].col)):
+                fallback = analysis.constant_fallbacks.get(span)
+                if fallback is None or span in seen or _guarded(doc, fallback, sink):
+                    continue
+                gone = [origin for origin, grads in live.items() if set(grads) <= lost]
+                if gone:
+                    seen.add(span)
+                    out.append(self._finding(doc, fallback, sink, gone, every=len(gone) == len(live)))
         return out
+
+    def _finding(self, doc, fallback, sink, gone, every: bool) -> Diagnostic:
+        constant = doc.short(fallback.node)
+        same_scope = _scope(doc, fallback.branch) is _scope(doc, sink.node)
+        is_the_loss = same_scope and isinstance(sink.target_node, ast.Name) and sink.target_node.id == fallback.name
+        if every and is_the_loss and _python_number(fallback.node) is not None:
+            outcome = f"{sink.label} raises TypeError (a Python number is not a tensor)"
+        elif every:
+            outcome = (f"the loss {sink.label} differentiates depends on no variable: every gradient is None "
+                       f"(`apply_gradients` raises \"No gradients provided for any variable\")")
+        else:
+            names = ", ".join(f"`{origin.name}`" for origin in gone)
+            outcome = (f"the loss {sink.label} differentiates no longer depends on {names}: the gradients for "
+                       f"{'its' if len(gone) == 1 else 'their'} variables are None")
+        message = f"when this branch is taken the value is the constant `{constant}`, and {outcome}"
+        related = (Related(doc.span(sink.node), "the loss is differentiated here"),)
+        fix = self._zeros_fix(doc, sink, fallback.node) if same_scope else None
+        return Diagnostic(self.code, self.severity, message, doc.span(fallback.node), related,
+                          (fix,) if fix is not None else ())
 
     def _zeros_fix(self, doc, sink, constant: ast.AST):
         """The constant plus zero times the sources' sum: the same value, now connected to every
@@ -117,20 +135,17 @@ def _python_number(node: ast.AST) -> float | None:
     return None
 
 
-def _reaches(doc, fallback, sink) -> bool:
-    """The constant is what `sink` differentiates: the sink reads the name, after the `if`, in the
-    same scope, with nothing binding the name in between and no condition of its own."""
-    target, branch = sink.target_node, fallback.branch
-    if not (isinstance(target, ast.Name) and target.id == fallback.name) or sink.node.lineno <= branch.end_lineno:
-        return False
+def _guarded(doc, fallback, sink) -> bool:
+    """In the fallback's own scope, the gradient call comes before it or under a condition of its
+    own (`if loss != 0: grads = tape.gradient(loss, ...)`): the constant may never reach it."""
+    branch = fallback.branch
     scope = _scope(doc, branch)
     if _scope(doc, sink.node) is not scope:
-        return False
+        return False  # a helper's fallback, returned to the caller: its value is what reaches the sink
+    if sink.node.lineno <= (branch.end_lineno or branch.lineno):
+        return True
     around_branch = {id(parent) for _, parent in doc.ancestors(branch)}
-    if any(id(condition) not in around_branch for condition in _conditions(doc, sink.node, scope)):
-        return False  # `if loss != 0: grads = tape.gradient(loss, ...)`: guarded
-    return not any(branch.end_lineno < n.lineno <= sink.node.lineno and _scope(doc, n) is scope
-                   for n in doc.nodes_of(ast.Name) if n.id == fallback.name and isinstance(n.ctx, ast.Store))
+    return any(id(condition) not in around_branch for condition in _conditions(doc, sink.node, scope))
 
 
 def _conditions(doc, node, scope) -> list[ast.AST]:
