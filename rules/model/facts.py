@@ -166,6 +166,9 @@ class Analysis:
     # `watch`, with that tape, by id of the argument (GG312).
     symbolic_watches: dict[int, tuple[ast.AST, TapeInfo | None]] = field(default_factory=dict)
     constant_fallbacks: dict[Span, ConstantFallback] = field(default_factory=dict)  # by the constant's span
+    # The models called in this file whose layers declare a regularizer (`kernel_regularizer=`),
+    # by origin key: where the first one is (GG311).
+    regularized_models: dict[str, Span] = field(default_factory=dict)
 
     def record_truth_test(self, node: ast.AST, value_node: ast.AST, value: Value) -> None:
         test = self.truth_tests.setdefault(id(node), TruthTest(node, value_node))
@@ -197,6 +200,8 @@ class Analysis:
             whole.unstopped_advantages += part.unstopped_advantages
             whole.symbolic_watches.update(part.symbolic_watches)
             whole.constant_fallbacks.update(part.constant_fallbacks)
+            for key, span in part.regularized_models.items():
+                whole.regularized_models.setdefault(key, span)
         return whole
 
     def variables_rebound_from_themselves(self) -> set[Origin]:

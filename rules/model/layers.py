@@ -61,8 +61,25 @@ class Layers:
                                             - self.loss_parts.get(cls.origin.key, set()))
         if cls.is_keras and any(v.effect is not None and v.effect.stateful for v in cls.attrs.values()):
             effect = evolve(effect or LayerEffect(name=cls.node.name), stateful=True)  # `self.bn = BatchNormalization()`
+        regularized = self._class_regularizer(cls) if cls.is_keras else None
+        if regularized is not None and (effect is None or effect.regularized is None):
+            effect = evolve(effect or LayerEffect(name=cls.node.name), regularized=regularized)
         self.effects[key] = effect
         return effect
+
+    def _class_regularizer(self, cls: ClassInfo):
+        """Where a Keras class of this file declares a regularization loss: `self.add_loss(...)`,
+        `add_weight(..., regularizer=...)`, a `*_regularizer=` given to a layer it builds, or a
+        sub-layer (`self.dense = Dense(...)`) whose effect has one."""
+        for node in ast.walk(cls.node):
+            if isinstance(node, ast.Call):
+                func = node.func
+                if isinstance(func, ast.Attribute) and func.attr == "add_loss":
+                    return self.doc.span(node)
+                if (keyword := regularizer_keyword(node)) is not None:
+                    return self.doc.span(keyword)
+        return next((v.effect.regularized for v in cls.attrs.values()
+                     if v.effect is not None and v.effect.regularized is not None), None)
 
     def ensure_attributes(self, cls: ClassInfo) -> None:
         """Analyse `__init__` and `build` now, so a summary of `call` sees `self.w` and `self.dense`
@@ -84,6 +101,15 @@ class Layers:
 
     # ------------------------------------------------------------------ Keras constructors
     def keras_layer_effect(self, site: Site, frame: Frame) -> LayerEffect | None:
+        """The effect of a layer or model Keras builds, with the regularizer it declares."""
+        effect = self._constructed_effect(site, frame)
+        regularizer = regularizer_keyword(site.node)
+        if regularizer is not None and (effect is None or effect.regularized is None):
+            name = (site.qualname or "").rsplit(".", 1)[-1]
+            effect = evolve(effect or LayerEffect(name=name), regularized=self.doc.span(regularizer))
+        return effect
+
+    def _constructed_effect(self, site: Site, frame: Frame) -> LayerEffect | None:
         """The effect of a layer or model Keras builds: `Sequential([...])`, `Model(inputs, outputs)`,
         `Lambda(fn)`, `Dense(..., activation=fn)`, a weightless layer."""
         qual = site.qualname or ""
@@ -101,6 +127,10 @@ class Layers:
                                if g.origin.key in self.stateful_layers})
             if stateful:  # a BatchNormalization in the graph
                 effect = evolve(effect or LayerEffect(), stateful=True, name=(effect and effect.name) or stateful[0])
+            regularized = sorted((self.regularized_layers[g.origin.key] for g in (outputs.live if outputs else ())
+                                  if g.origin.key in self.regularized_layers), key=lambda s: (s.line, s.col))
+            if regularized:  # a layer of the graph declares a regularizer
+                effect = evolve(effect or LayerEffect(), regularized=regularized[0])
             return effect
         if name == "Lambda":
             function = site.arg_node(0, "function")
@@ -230,6 +260,10 @@ class Layers:
         effect = self.effect_of(model)
         if effect is not None and effect.stateful and model.model is not None:
             self.stateful_layers[model.model.key] = effect.name  # for a functional model built on its output
+        if effect is not None and effect.regularized is not None and model.model is not None:
+            self.regularized_layers[model.model.key] = effect.regularized  # likewise
+            if frame.records_facts:
+                self.analysis.regularized_models.setdefault(model.model.key, effect.regularized)
         # A layer without weights (`Flatten`, `Lambda`) starts no gradient of its own.
         output = Value(kind=Kind.TENSOR) if effect is not None and effect.weightless else \
             self._model_output(model, site.node, frame)
@@ -386,6 +420,7 @@ def _compose(effects: tuple[LayerEffect, ...]) -> LayerEffect:
                                                            else None)
                                       for i, e in enumerate(effects) if e.weights_raises or e.input_raises), None)}
     common["stateful"] = any(e.stateful for e in effects)
+    common["regularized"] = next((e.regularized for e in effects if e.regularized is not None), None)
     last = max((i for i, e in enumerate(effects) if e.input_cut is not None), default=None)
     if last is None:
         return LayerEffect(layers=effects, contains=_origins(effects), **common)
@@ -459,3 +494,15 @@ def _first(cuts) -> Cut | None:
 def _part(model: Origin, effect: LayerEffect) -> Origin:
     """The origin of the layers of `model` a `some_cut` leaves without a gradient."""
     return evolve(model, key=f"{model.key}#{effect.part}", part=effect.part, part_of=model.key)
+
+
+def regularizer_keyword(call: ast.AST) -> ast.AST | None:
+    """The regularizer a call declares: Keras's `kernel_regularizer=`, `activity_regularizer=` and
+    every other `*_regularizer=` keyword, or `add_weight`'s `regularizer=` (not `=None`)."""
+    if not isinstance(call, ast.Call):
+        return None
+    for keyword in call.keywords:
+        if keyword.arg and (keyword.arg == "regularizer" or keyword.arg.endswith("_regularizer")) and not (
+                isinstance(keyword.value, ast.Constant) and keyword.value.value is None):
+            return keyword.value
+    return None

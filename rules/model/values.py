@@ -142,6 +142,10 @@ class LayerEffect:
     # It holds non-trainable variables (`BatchNormalization`'s moving statistics): `.variables` and
     # `.weights` list them, and no loss has a gradient for them.
     stateful: bool = False
+    # Where it (or one of its layers) declares a regularization loss (`kernel_regularizer=...`,
+    # `self.add_loss(...)`): Keras keeps the term in `model.losses`, which only `fit`'s own loss
+    # and `compute_loss` add; a hand-written loss must add it itself (GG311).
+    regularized: Span | None = None
 
 
 NO_EFFECT = LayerEffect()

@@ -4,7 +4,6 @@
 # shape: the TF2 "advanced quickstart" subclassed MyModel with activity_regularizer=l2(100000.) on its Conv2D and Dense layers, trained by the tutorial's custom GradientTape step whose loss is loss_object(labels, predictions) alone: the huge activity penalties sit in model.losses and have no effect on training (gradients all exist, none includes the penalty)
 # source: https://github.com/tensorflow/tensorflow/issues/33219
 # heldout: 4
-# gap: gradguard has no rule for regularization losses left out of a hand-written loss: an activity_regularizer adds a term to model.losses on every call, and the taped loss never reads model.losses
 import numpy as np
 import tensorflow as tf
 import keras

@@ -4,7 +4,6 @@
 # shape: a YOLO-style detector whose Conv2D layers carry kernel_regularizer=l2(0.0005), trained with a GradientTape on total_loss = giou_loss + conf_loss + prob_loss only: the L2 penalties in model.losses never reach the loss, so every gradient exists but none includes weight decay (setting kernel_regularizer=None gives the same loss, as the poster found)
 # source: https://github.com/hunglc007/tensorflow-yolov4-tflite/issues/369
 # heldout: 4
-# gap: gradguard has no rule for regularization losses left out of a hand-written loss: it would need to know that a kernel_regularizer (or activity_regularizer, add_loss) puts a term in model.losses and that the taped total_loss never reads model.losses
 import numpy as np
 import tensorflow as tf
 import keras

@@ -640,4 +640,58 @@ def step(x, labels, positive):
         loss = tf.reduce_mean(tf.square(classes(h) - labels)) + box_loss(boxes(h), positive)
     return tape.gradient(loss, trunk.trainable_variables + boxes.trainable_variables)
 '''),
+    Invalid("GG311", "train_step_loss_without_self_losses", '''\
+import tensorflow as tf
+import keras
+
+
+class Net(keras.Model):
+    def __init__(self):
+        super().__init__()
+        self.hidden = keras.layers.Dense(8, kernel_regularizer="l2")
+        self.head = keras.layers.Dense(1)
+
+    def train_step(self, data):
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_mean(tf.square(data[1] - self.head(self.hidden(data[0]))))
+        self.optimizer.apply_gradients(zip(tape.gradient(loss, self.trainable_variables), self.trainable_variables))
+'''),
+    Invalid("GG311", "functional_activity_regularizer", '''\
+import tensorflow as tf
+import keras
+
+inputs = keras.Input(shape=(4,))
+codes = keras.layers.Dense(2, activity_regularizer=keras.regularizers.l1(1e-3))(inputs)
+autoencoder = keras.Model(inputs, keras.layers.Dense(4)(codes))
+x = tf.random.normal((8, 4))
+with tf.GradientTape() as tape:
+    loss = tf.reduce_mean(tf.square(x - autoencoder(x)))
+grads = tape.gradient(loss, autoencoder.trainable_variables)
+'''),
+    Valid("GG311", "train_step_with_compute_loss", '''\
+import tensorflow as tf
+import keras
+
+
+class Net(keras.Model):
+    def __init__(self):
+        super().__init__()
+        self.hidden = keras.layers.Dense(8, kernel_regularizer="l2")
+
+    def train_step(self, data):
+        x, y = data
+        with tf.GradientTape() as tape:
+            loss = self.compute_loss(x=x, y=y, y_pred=self.hidden(x))
+        self.optimizer.apply_gradients(zip(tape.gradient(loss, self.trainable_variables), self.trainable_variables))
+'''),
+    Valid("GG311", "regularizer_none_is_no_regularizer", '''\
+import tensorflow as tf
+import keras
+
+model = keras.Sequential([keras.Input(shape=(4,)), keras.layers.Dense(1, kernel_regularizer=None)])
+x = tf.random.normal((8, 4))
+with tf.GradientTape() as tape:
+    loss = tf.reduce_mean(tf.square(model(x)))
+grads = tape.gradient(loss, model.trainable_variables)
+'''),
 ]
