@@ -6,6 +6,7 @@ import ast
 
 from ..source.imports import is_differentiable_numpy, is_numpy, is_tensorflow
 from . import no_gradient
+from .custom_gradients import inspect as inspect_custom_gradient, is_custom_gradient_def
 from .facts import MinimizeCall, attribute_key, name_key
 from .frame import Frame
 from .library import (TF_FUNCTION, NUMPY_FUNCTIONS, COLLECTION_ADDERS, FIT_METHODS, is_integer_dtype, GRADIENT_METHODS, KERAS_MODEL_FACTORIES, KERAS_MODEL_PREFIXES,
@@ -285,7 +286,12 @@ class Calls:
             return Value(kind=summary.kind, model=self.fresh_origin(site.node), effect=summary.effect)
         if self.replays(func, actuals, frame, traced):
             self.replay_call(func, cls, site.node, actuals, frame, traced)
-        return self.apply_summary(summary, site.node, actuals, frame, func=func)
+        result = self.apply_summary(summary, site.node, actuals, frame, func=func)
+        if is_custom_gradient_def(func, self.imports):
+            if found := inspect_custom_gradient(func, summary):
+                self.analysis.custom_gradients.setdefault(id(func), found)
+            result = _custom_gradient_result(result, actuals)
+        return result
 
     def _py_function(self, site: Site, frame: Frame) -> Value | None:
         """`tf.py_function(f, [x], tf.float32)` runs `f(x)` eagerly, recorded by the tape: what `f`
@@ -474,3 +480,14 @@ def _runs_the_model(method: str | None) -> bool:
     use the model's variables. `predict` is a break rule's business; `fit`, `save`, ... are not
     forward passes."""
     return method is not None and method not in NOT_FORWARD_METHODS and method not in PREDICT_METHODS
+
+
+def _custom_gradient_result(result: Value, actuals: dict[int, Value]) -> Value:
+    """A `@tf.custom_gradient` function's result: its `grad` replaces what the body recorded, so
+    a break inside (the `tf.round` of a straight-through estimator) cuts nothing; what its
+    arguments lost before the call stays lost. (A `grad` that mishandles the variables is GG314's.)"""
+    before = frozenset(c for value in actuals.values() for c in value.cut)
+    inside = frozenset(c for c in result.cut if c not in before)
+    if not inside:
+        return result
+    return evolve(result, live=result.live | {c.grad for c in inside}, cut=result.cut - inside)

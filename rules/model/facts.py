@@ -169,6 +169,9 @@ class Analysis:
     # The models called in this file whose layers declare a regularizer (`kernel_regularizer=`),
     # by origin key: where the first one is (GG311).
     regularized_models: dict[str, Span] = field(default_factory=dict)
+    # `@tf.custom_gradient` functions whose `grad` mishandles the variables they read, by id of the
+    # function (GG314; model/custom_gradients.py).
+    custom_gradients: dict[int, object] = field(default_factory=dict)
 
     def record_truth_test(self, node: ast.AST, value_node: ast.AST, value: Value) -> None:
         test = self.truth_tests.setdefault(id(node), TruthTest(node, value_node))
@@ -200,6 +203,7 @@ class Analysis:
             whole.unstopped_advantages += part.unstopped_advantages
             whole.symbolic_watches.update(part.symbolic_watches)
             whole.constant_fallbacks.update(part.constant_fallbacks)
+            whole.custom_gradients.update(part.custom_gradients)
             for key, span in part.regularized_models.items():
                 whole.regularized_models.setdefault(key, span)
         return whole

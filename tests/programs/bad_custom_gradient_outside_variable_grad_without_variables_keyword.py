@@ -1,10 +1,9 @@
-# expect: GG314@21
+# expect: GG314@20
 # tensorflow: raises TypeError
 # fixed: nofix
 # shape: a @tf.custom_gradient function multiplies its input by a variable created outside it (`outside`), and its grad(dy) takes no `variables` keyword: recorded by a GradientTape, TensorFlow raises "grad_fn must accept keyword argument 'variables', since function uses variables" when the tape asks for the gradients
 # source: https://github.com/tensorflow/tensorflow/issues/31945
 # heldout: 4
-# gap: gradguard does not check tf.custom_gradient functions: it would need to see that the decorated function reads a variable it does not receive as an argument (`outside`) while the nested grad function has no `variables` keyword, so the variable can get no gradient from it
 import numpy as np
 import tensorflow as tf
 import keras

@@ -694,4 +694,47 @@ with tf.GradientTape() as tape:
     loss = tf.reduce_mean(tf.square(model(x)))
 grads = tape.gradient(loss, model.trainable_variables)
 '''),
+    Invalid("GG314", "lambda_grad_for_a_function_reading_a_weight", '''\
+import tensorflow as tf
+
+w = tf.Variable(3.0)
+
+
+@tf.custom_gradient
+def clipped_scale(x):
+    return x * w, lambda dy: tf.clip_by_value(dy, -1.0, 1.0) * w
+
+
+with tf.GradientTape() as tape:
+    loss = clipped_scale(tf.constant(2.0))
+grads = tape.gradient(loss, [w])
+'''),
+    Valid("GG314", "straight_through_round_reads_no_variable", '''\
+import tensorflow as tf
+
+w = tf.Variable(0.7)
+
+
+@tf.custom_gradient
+def round_ste(x):
+    return tf.round(x), lambda dy: dy
+
+
+with tf.GradientTape() as tape:
+    loss = round_ste(w * 3.0)
+grads = tape.gradient(loss, [w])
+'''),
+    Valid("GG314", "grad_returns_the_variables_gradients", '''\
+import tensorflow as tf
+
+w = tf.Variable(3.0)
+
+
+@tf.custom_gradient
+def scaled(x):
+    def grad(dy, variables=None):
+        return dy * w, [tf.reduce_sum(dy * x) for _ in variables]
+
+    return x * w, grad
+'''),
 ]
