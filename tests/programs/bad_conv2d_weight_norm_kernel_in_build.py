@@ -1,10 +1,9 @@
-# expect: GG303@20 GG303@21
+# expect: GG303@19 GG303@20
 # tensorflow: none
 # fixed: nofix
 # shape: a weight-normalised Conv2D layer creates its raw kernel and a trainable gain wn_g in build() and right there replaces the kernel once by kernel * (rsqrt(sum(kernel**2)) * wn_g); call() convolves with that one-time tensor, so under eager TF2 both the raw kernel and wn_g get None (the thread asks how the kernel "gets normalized after each update" with no call() override: in its TF1 estimator graph it was; the thread's layer subclasses Conv2D and assigns self.kernel, which Keras 3 refuses with AttributeError "property 'kernel' ... has no setter", so the rebuild is a plain Layer)
 # source: https://github.com/ychfan/tf_estimator_barebone/issues/15
 # heldout: 4
-# gap: gradguard reports the gain `self.wn_g` (GG303) but not the raw kernel: the kernel is a local of build() (`kernel = self.add_weight(...)`) whose only use is the one-time normalised product stored as self.kernel, and GG303 only follows weights stored on self
 import numpy as np
 import tensorflow as tf
 import keras

@@ -1,10 +1,9 @@
-# expect: GG303@20
+# expect: GG303@19
 # tensorflow: none
 # fixed: nofix
 # shape: a MaskedDense layer freezes some connections by multiplying its kernel by a constant 0/1 mask once, in build(), and call() uses that product: the product is a tensor computed before any tape, so the kernel gets None (the poster notes the same layer trained in TensorFlow 1, where build ran inside the graph)
 # source: https://github.com/tensorflow/tensorflow/issues/47053
 # heldout: 4
-# gap: gradguard is silent: the kernel is a local of build() (`kernel = self.add_weight(...)`) used only to compute `self.kernel = kernel * self.mask` once, in build, and GG303 only follows weights stored on self; it would need to see that call() reads the one-time product, not the weight
 import numpy as np
 import tensorflow as tf
 import keras

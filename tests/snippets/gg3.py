@@ -737,4 +737,31 @@ def scaled(x):
 
     return x * w, grad
 '''),
+    Invalid("GG303", "local_kernel_normalised_once_in_build", '''\
+import tensorflow as tf
+import keras
+
+
+class UnitNormDense(keras.layers.Layer):
+    def build(self, input_shape):
+        kernel = self.add_weight(shape=(input_shape[-1], 4), initializer="glorot_uniform")
+        norm = tf.sqrt(tf.reduce_sum(tf.square(kernel), axis=0))
+        self.kernel = kernel / norm
+
+    def call(self, inputs):
+        return tf.matmul(inputs, self.kernel)
+'''),
+    Valid("GG303", "local_weight_stored_on_self", '''\
+import tensorflow as tf
+import keras
+
+
+class UnitNormDense(keras.layers.Layer):
+    def build(self, input_shape):
+        kernel = self.add_weight(shape=(input_shape[-1], 4), initializer="glorot_uniform")
+        self.kernel = kernel
+
+    def call(self, inputs):
+        return tf.matmul(inputs, self.kernel / tf.norm(self.kernel, axis=0))
+'''),
 ]
