@@ -331,6 +331,8 @@ class Calls:
         return self.apply_summary(foreign.summary, site.node, actuals, frame, foreign=True)
 
     def _ordinary_call(self, site: Site, callee: Value, frame: Frame) -> Value:
+        if (view := _variables_view(site)) is not None:
+            return view
         qual = site.qualname or ""
         inputs = site.inputs()
         if callee.live:
@@ -341,7 +343,7 @@ class Calls:
         inputs.extend(self.evaluated_holder(site, frame))
         value = join(inputs) if inputs else UNKNOWN
         if not is_numpy(qual) and not is_tensorflow(qual):
-            value = self._maybe_uses_models(site, value)
+            value = self._maybe_uses_models(site, value, callee)
         if is_numpy(qual) and not is_differentiable_numpy(qual):
             value = value.with_kind(Kind.NUMPY)
         elif is_tensorflow(qual) and qual.startswith("tensorflow.nest."):
@@ -385,17 +387,23 @@ class Calls:
         read = frozenset(g for g in grads if g.origin.kind is not OriginKind.PARAM)
         return Value(read, kind=Kind.TENSOR) if read else value
 
-    def _maybe_uses_models(self, site: Site, value: Value) -> Value:
-        """A function we cannot see, given a model, may return something computed with it."""
+    def _maybe_uses_models(self, site: Site, value: Value, callee: Value = UNKNOWN) -> Value:
+        """A function we cannot see, given a model, may return something computed with it; a
+        method of an object of this file (`agent.act(s)`, or the object called: `model(x)` running
+        its `__call__`) may use what the object holds (`agent.net`, `self.W`)."""
         given = [*site.args, *site.keywords.values()]
-        if site.receiver is not None and site.receiver.role == "instance":
-            given.extend(value for _, value in site.receiver.fields)  # `agent.act(s)` may use `agent.net`
+        instances = [v for v in (site.receiver, callee) if v is not None and v.role == "instance"]
+        for instance in instances:
+            given.extend(value for _, value in instance.fields or ())
         models = [v.model for v in given if v.kind == Kind.MODEL and v.model]
-        if not models or _constructs(site.node):
+        if _constructs(site.node):
             return value  # a class given a model builds an object that holds it, not a prediction
         span = self.doc.span(site.node)
         opaque = {Grad(model, span, None, bootstrap=self._bootstrap_call(site.node), opaque=True) for model in models}
-        return evolve(value, live=value.live | opaque)
+        for instance in instances:  # its variables, read by the method (or not: opaque)
+            opaque |= {Grad(origin, span, None, opaque=True) for _, held_value in instance.fields or ()
+                       if held_value.kind in (Kind.VARIABLE, Kind.VARIABLES) for origin in variable_origins(held_value)}
+        return evolve(value, live=value.live | opaque) if opaque else value
 
     def _library_call(self, site: Site, frame: Frame) -> Value | None:
         qual, node = site.qualname, site.node
@@ -491,3 +499,17 @@ def _custom_gradient_result(result: Value, actuals: dict[int, Value]) -> Value:
     if not inside:
         return result
     return evolve(result, live=result.live | {c.grad for c in inside}, cut=result.cut - inside)
+
+
+def _variables_view(site: Site) -> Value | None:
+    """`weights.values()` of a dict of variables, and `list(...)` or `tuple(...)` of variables:
+    the same variables, as a list (`list(weights.values()) + list(biases.values())` joins lists)."""
+    if site.method == "values" and not site.args and site.receiver is not None and site.receiver.fields:
+        held_values = [value for _, value in site.receiver.fields]
+        if all(v.kind in (Kind.VARIABLE, Kind.VARIABLES) for v in held_values):
+            return Value(kind=Kind.VARIABLES, sources=frozenset().union(*map(variable_origins, held_values)))
+    func = site.node.func if isinstance(site.node, ast.Call) else None
+    if isinstance(func, ast.Name) and func.id in ("list", "tuple") and len(site.args) == 1 and not site.keywords \
+            and site.args[0].kind == Kind.VARIABLES:
+        return site.args[0]
+    return None

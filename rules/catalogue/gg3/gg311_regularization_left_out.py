@@ -10,8 +10,9 @@ from ..edits import make_fix, tensorflow_alias
 from ..rule import CheckRule
 
 # What adds the regularization terms to a loss, written anywhere in the file: `model.losses`,
-# Keras's own `compute_loss` (which adds `self.losses`), or TF 2's `compiled_loss(...,
+# Keras's own `self.compute_loss` (which adds `self.losses`), or TF 2's `compiled_loss(...,
 # regularization_losses=...)`. Any of them and the file is taken to add them where it should.
+# Attributes only: a function of the project's own named `compute_loss` (a YOLO loss) adds nothing.
 _ADDERS = {"losses", "compute_loss", "compiled_loss", "get_losses_for", "regularization_losses"}
 
 
@@ -124,4 +125,4 @@ def _adds_regularization(doc) -> bool:
     somewhere, which may be where this loss needs them (a helper)."""
     return any(node.attr in _ADDERS and doc.imports.qualname(node) is None  # not the module `keras.losses`
                for node in doc.nodes_of(ast.Attribute)) or \
-        any(node.id in _ADDERS and doc.imports.qualname(node) is None for node in doc.nodes_of(ast.Name))
+        any(node.id == "regularization_losses" for node in doc.nodes_of(ast.Name))  # a keyword's value, named
