@@ -32,12 +32,13 @@ CALLBACKS: dict[str, dict] = {
     "tensorflow.foldl": _FOLD,
     "tensorflow.foldr": _FOLD,
     "tensorflow.while_loop": {"function": (1, "body"), "receives": (("items", 2, "loop_vars"),)},
-    "tensorflow.cond": {"functions": ((1, "true_fn"), (2, "false_fn")), "receives": ()},
+    # Eagerly only one branch runs (`alternatives`): a constant branch loses the gradient (GG313).
+    "tensorflow.cond": {"functions": ((1, "true_fn"), (2, "false_fn")), "receives": (), "alternatives": True},
     # Keras 3
     "keras.ops.vectorized_map": {"function": (0, "function"), "receives": (("element", 1, "elements"),)},
     "keras.ops.fori_loop": {"function": (2, "body_fun"), "receives": (("whole", 0, "lower"), ("whole", 3, "init_val"))},
     "keras.ops.while_loop": {"function": (1, "body"), "receives": (("items", 2, "loop_vars"),)},
-    "keras.ops.cond": {"functions": ((1, "true_fn"), (2, "false_fn")), "receives": ()},
+    "keras.ops.cond": {"functions": ((1, "true_fn"), (2, "false_fn")), "receives": (), "alternatives": True},
 }
 
 # Loops TensorFlow builds as graph ops when traced (`tf.function`): there the gradient of the loop

@@ -20,7 +20,7 @@ from ..source.document import Document
 from .calls import Calls
 from .conventions import DEFAULT, NameConventions
 from .expressions import Expressions
-from .facts import Analysis, ClassInfo, Sink, SinkKind, SourceItem, TapeInfo
+from .facts import Analysis, ClassInfo, ConstantFallback, Sink, SinkKind, SourceItem, TapeInfo
 from .frame import Frame
 from .layers import Layers
 from .objects import Objects
@@ -28,7 +28,8 @@ from .library import KERAS_BASES, KERAS_MODEL_PACKAGES, TF_MODULES, is_traced_de
 from .record import engine_class
 from .sinks import Sinks
 from .statements import Statements
-from .values import UNKNOWN, Cut, Grad, Kind, Origin, OriginKind, Value, evolve, join, variable_origins
+from .values import (UNKNOWN, Cut, Grad, Kind, Origin, OriginKind, Value, evolve, join, through, variable_origins,
+                     with_fallback)
 
 
 class Engine(Statements, Expressions, Calls, Objects, Layers, Sinks):
@@ -265,6 +266,11 @@ class Engine(Statements, Expressions, Calls, Objects, Layers, Sinks):
         else:
             self.exec_block(node.body, frame)
         result = join(frame.returns) if frame.returns else UNKNOWN
+        for constant, guard in frame.constant_returns:  # an early `return tf.constant(0.0)` (GG313)
+            if result.live:
+                span = self.doc.span(constant)
+                self.analysis.constant_fallbacks.setdefault(span, ConstantFallback(constant, None, guard))
+                result = with_fallback(result, span, UNKNOWN)
         if len(frame.returns) == 1 and frame.returns[0].items:  # `return decoded, z_mean, z_log_var`
             result = evolve(result, items=frame.returns[0].items)
         if frame.returns and all(r.kind == Kind.MODEL for r in frame.returns):
@@ -324,9 +330,12 @@ class Engine(Statements, Expressions, Calls, Objects, Layers, Sinks):
             else:
                 cut.add(c)
         value = Value(frozenset(live), frozenset(cut), summary.kind)
-        if summary.vanish:  # a constant fallback in the function: what it loses, in the caller's terms
+        if summary.vanish and self.doc.loop_around(node) is None:
+            # A constant fallback in the function: what it loses, in the caller's terms, on the path
+            # through this call's fallback (each call takes the branch or not on its own). A call
+            # in a loop is several calls, some of which may not take it: nothing is proven then.
             value = evolve(value, vanish=frozenset(
-                (span, frozenset(g for grad in lost for g in (actual_grads(grad) if is_param(grad.origin)
+                (through(span, call_span), frozenset(g for grad in lost for g in (actual_grads(grad) if is_param(grad.origin)
                                                        else {evolve(grad, site=call_span) if foreign else grad})))
                 for span, lost in summary.vanish))
         if summary.role == "holder":  # a distribution made by the function: evaluated later, where it is used

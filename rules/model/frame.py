@@ -19,6 +19,9 @@ class Frame:
     cls: ClassInfo | None = None
     summary: bool = False             # computing a summary: no sinks, caller's tapes
     returns: list[Value] = field(default_factory=list)
+    # `return tf.constant(0.0)` beside returns that carry a gradient (GG313): the constant's node,
+    # and the statement it is the fallback of (its `if`, or the return itself).
+    constant_returns: list = field(default_factory=list)
     tapes: tuple[TapeInfo, ...] = ()
     loss_function: bool = False
     # Replaying a function for one call (`train_step(logits, labels)`): its parameters are that

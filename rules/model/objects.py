@@ -6,8 +6,10 @@ from __future__ import annotations
 import ast
 
 from .callbacks import CALLBACKS, GRAPH_LOOPS, VECTORIZED_FALLBACK
+from .facts import ConstantFallback
 from .frame import Frame
-from .values import UNKNOWN, Kind, Site, Value, evolve, held, join
+from .library import spelled_constant
+from .values import UNKNOWN, Kind, Site, Value, evolve, held, join, with_fallback
 
 # TF Probability objects that hold references to the variables and tensors they are given
 # (`_reference_holder`): every class of the library but its Keras layers (distributions, bijectors,
@@ -59,6 +61,8 @@ class Objects:
                 return None
             results.append(result)
         value = join(results)
+        if entry.get("alternatives") and not frame.in_trace():
+            value = self._constant_alternatives(site, entry, value)
         traced_loop = site.qualname in GRAPH_LOOPS and frame.in_trace()
         fallback = VECTORIZED_FALLBACK.get(site.qualname or "", set())
         # What was cut before the loop is cut still: the loop is given a value the tape cannot
@@ -68,6 +72,17 @@ class Objects:
         if zeros:
             value = evolve(value, live=value.live | {c.grad for c in zeros}, cut=value.cut - zeros)
         return self.op(evolve(value, kind=Kind.TENSOR, items=None), site.node, frame)
+
+    def _constant_alternatives(self, site: Site, entry: dict, value: Value) -> Value:
+        """`tf.cond(n > 0, lambda: loss, lambda: tf.constant(0.0))`, eagerly: one branch runs, and
+        a branch that is a constant loses every gradient the other carries (GG313)."""
+        for position, keyword in entry["functions"]:
+            node = site.arg_node(position, keyword)
+            if isinstance(node, ast.Lambda) and spelled_constant(node.body, self.imports):
+                span = self.doc.span(node.body)
+                self.analysis.constant_fallbacks.setdefault(span, ConstantFallback(node.body, None, site.node))
+                value = with_fallback(value, span, UNKNOWN)
+        return value
 
     def _callback_result(self, function: Value, params: list[Value], node: ast.Call, frame: Frame,
                          converted: bool = False) -> Value | None:

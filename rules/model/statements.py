@@ -50,6 +50,9 @@ class Statements:
     def exec_Return(self, stmt: ast.Return, frame: Frame) -> None:
         if stmt.value is not None:
             frame.returns.append(self.eval(stmt.value, frame))
+            if frame.function is not None and not frame.in_trace() and spelled_constant(stmt.value, self.imports):
+                guard = self.doc.parents.get(stmt)  # `if not positives: return tf.constant(0.0)`
+                frame.constant_returns.append((stmt.value, guard if isinstance(guard, ast.If) else stmt))
 
     def exec_Assign(self, stmt: ast.Assign, frame: Frame) -> None:
         value = self.eval(stmt.value, frame)

@@ -186,8 +186,9 @@ class Value:
     # A list or tuple written out and bound to a name (`params = [w, target_net]`): the element
     # expressions, so that `tape.gradient(loss, params)` can judge each name as it is then.
     elements: tuple | None = None
-    # Constant fallbacks on the way (`else: loss = tf.constant(0.0)`, GG313): pairs of the span of
-    # the constant and the gradients of `live` that the path through it loses. Recorded as what is
+    # Constant fallbacks on the way (`else: loss = tf.constant(0.0)`, GG313): pairs of a key (the
+    # span of the constant, or that span and the calls that returned it, `through`) and the
+    # gradients of `live` that the path through it loses. Recorded as what is
     # lost, not what remains, so that a path added later (`tape.watch`) is never taken for lost.
     vanish: frozenset = frozenset()
 
@@ -246,6 +247,17 @@ def _joined_vanish(values, live: frozenset) -> frozenset:
         if lost := live - kept:
             out.add((span, frozenset(lost)))
     return frozenset(out)
+
+
+def through(key, call) -> tuple:
+    """A fallback's key (`Value.vanish`) once a call of the function it is in returns it: the
+    constant's span, then the calls on the way, innermost first."""
+    return (key if isinstance(key, tuple) else (key,)) + (call,)
+
+
+def fallback_span(key):
+    """The constant's span of a `Value.vanish` key."""
+    return key[0] if isinstance(key, tuple) else key
 
 
 def with_fallback(value: Value, span, constant: Value) -> Value:

@@ -127,6 +127,16 @@ class Document:
             yield child, parent
             child, parent = parent, self.parents.get(parent)
 
+    def loop_around(self, node: ast.AST) -> ast.AST | None:
+        """The innermost loop or comprehension `node` runs in, within its function (or the
+        module): where it may run more than once, each time on its own values."""
+        for _, parent in self.ancestors(node):
+            if isinstance(parent, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+                return None
+            if isinstance(parent, _REPEATING):
+                return parent
+        return None
+
     @cached_property
     def _index(self) -> tuple[list[ast.AST], dict[ast.AST, ast.AST]]:
         if self.parser is not None and (reused := self.parser.index(self.tree)) is not None:
@@ -207,3 +217,6 @@ class Document:
             text = lines[0][span.col:] + "".join(lines[1:-1]) + lines[-1][: span.end_col]
         text = " ".join(text.split())
         return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+_REPEATING = (ast.For, ast.AsyncFor, ast.While, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)

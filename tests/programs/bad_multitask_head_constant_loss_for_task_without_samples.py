@@ -4,7 +4,7 @@
 # shape: a multi-task classifier: each task head's loss only looks at the samples labelled for that task, and when no sample of the batch has a label for the task (a "full mask") it returns the constant tf.constant(0.0) as that task's loss; on such a batch the summed loss has no path to that head, whose kernel and bias get None (rebuilt in TensorFlow from an mmpretrain PR that replaced torch.tensor(0.) for the same reason)
 # source: https://github.com/open-mmlab/mmpretrain/pull/1426
 # heldout: 5
-# gap: the fallback is an early return (`if tf.size(keep) == 0: return tf.constant(0.0)` followed by the real return), not an if/else; GG313 only sees a constant on a branch of an if/else statement or a conditional expression (rewritten as if/else it reports at the constant, but its message then says every gradient is None, while only the head without samples loses its gradient: the helper is called once per head and both calls share the fallback)
+# gap: the early `return tf.constant(0.0)` is seen (as a fallback of task_loss), but task_loss is called in a dict comprehension over the heads: the abstract call stands for every head, and an iteration that does not take the branch keeps the backbone trained, so no path is proven; it would need each iteration of the comprehension apart (one call per head)
 import numpy as np
 import tensorflow as tf
 import keras

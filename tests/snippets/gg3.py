@@ -764,4 +764,34 @@ class UnitNormDense(keras.layers.Layer):
     def call(self, inputs):
         return tf.matmul(inputs, self.kernel / tf.norm(self.kernel, axis=0))
 '''),
+    Invalid("GG313", "early_return_of_a_constant_in_a_helper", '''\
+import tensorflow as tf
+import keras
+
+net = keras.layers.Dense(2)
+
+def masked_loss(scores, mask):
+    if not tf.reduce_any(mask):
+        return tf.constant(0.0)
+    return tf.reduce_mean(tf.boolean_mask(scores, mask))
+
+def step(x, mask):
+    with tf.GradientTape() as tape:
+        loss = masked_loss(net(x), mask)
+    return tape.gradient(loss, net.trainable_variables)
+'''),
+    Valid("GG313", "fallback_terms_summed_over_a_loop", '''\
+import tensorflow as tf
+import keras
+
+net = keras.layers.Dense(2)
+
+def step(batches):
+    with tf.GradientTape() as tape:
+        total = 0.0
+        for x, mask in batches:
+            picked = tf.boolean_mask(net(x), mask)
+            total += tf.reduce_mean(picked) if tf.size(picked) > 0 else 0.0
+    return tape.gradient(total, net.trainable_variables)
+'''),
 ]

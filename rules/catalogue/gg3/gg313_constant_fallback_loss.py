@@ -6,6 +6,7 @@ import ast
 from ...diagnostics import Diagnostic, Related, Safety, Severity
 from ...model.facts import SinkKind
 from ...model.status import Verdict, sink_status
+from ...model.values import fallback_span
 from ..edits import make_fix, replace, tensorflow_alias
 from ..rule import CheckRule
 
@@ -82,17 +83,22 @@ optimizer.apply_gradients(zip(grads, model.trainable_variables))
             if sink.kind is not SinkKind.GRADIENT or not sink.target.vanish:
                 continue
             live = {o: s.live for o, s in sink_status(analysis, sink).items() if s.verdict is Verdict.LIVE and s.live}
-            for span, lost in sorted(sink.target.vanish, key=lambda pair: (pair[0].line, pair[0].col)):
+            by_constant: dict = {}
+            for key, lost in sink.target.vanish:  # each call of a helper takes the branch or not on its own
+                gone = [origin for origin, grads in live.items() if set(grads) <= lost]
+                if gone:
+                    by_constant.setdefault(fallback_span(key), []).append((key, gone))
+            for span in sorted(by_constant, key=lambda s: (s.line, s.col)):
                 fallback = analysis.constant_fallbacks.get(span)
                 if fallback is None or span in seen or _guarded(doc, fallback, sink):
                     continue
-                gone = [origin for origin, grads in live.items() if set(grads) <= lost]
-                if gone:
-                    seen.add(span)
-                    out.append(self._finding(doc, fallback, sink, gone, every=len(gone) == len(live)))
+                seen.add(span)
+                paths = sorted(by_constant[span], key=lambda pair: repr(pair[0]))
+                every = any(len(gone) == len(live) for _, gone in paths)
+                out.append(self._finding(doc, fallback, sink, paths, every))
         return out
 
-    def _finding(self, doc, fallback, sink, gone, every: bool) -> Diagnostic:
+    def _finding(self, doc, fallback, sink, paths, every: bool) -> Diagnostic:
         constant = doc.short(fallback.node)
         same_scope = _scope(doc, fallback.branch) is _scope(doc, sink.node)
         is_the_loss = same_scope and isinstance(sink.target_node, ast.Name) and sink.target_node.id == fallback.name
@@ -101,10 +107,15 @@ optimizer.apply_gradients(zip(grads, model.trainable_variables))
         elif every:
             outcome = (f"the loss {sink.label} differentiates depends on no variable: every gradient is None "
                        f"(`apply_gradients` raises \"No gradients provided for any variable\")")
-        else:
-            names = ", ".join(f"`{origin.name}`" for origin in gone)
+        elif len(paths) == 1:
+            names = ", ".join(f"`{origin.name}`" for origin in paths[0][1])
             outcome = (f"the loss {sink.label} differentiates no longer depends on {names}: the gradients for "
-                       f"{'its' if len(gone) == 1 else 'their'} variables are None")
+                       f"{'its' if len(paths[0][1]) == 1 else 'their'} variables are None")
+        else:  # a helper called more than once: each call that takes the branch loses its own
+            each = "; ".join(f"{', '.join(f'`{o.name}`' for o in gone)} through the call on line {key[-1].line}"
+                             for key, gone in paths)
+            outcome = (f"the loss {sink.label} differentiates loses what only that call reaches ({each}): "
+                       f"their gradients are None")
         message = f"when this branch is taken the value is the constant `{constant}`, and {outcome}"
         related = (Related(doc.span(sink.node), "the loss is differentiated here"),)
         fix = self._zeros_fix(doc, sink, fallback.node) if same_scope else None
@@ -137,15 +148,26 @@ def _python_number(node: ast.AST) -> float | None:
 
 def _guarded(doc, fallback, sink) -> bool:
     """In the fallback's own scope, the gradient call comes before it or under a condition of its
-    own (`if loss != 0: grads = tape.gradient(loss, ...)`): the constant may never reach it."""
+    own (`if loss != 0: grads = tape.gradient(loss, ...)`): the constant may never reach it. And a
+    fallback in a loop proves something only for a gradient call in the same iteration reading the
+    name it is bound to (`total += x if c else 0.0` sums iterations that may not take it)."""
     branch = fallback.branch
     scope = _scope(doc, branch)
+    returned = isinstance(doc.parents.get(fallback.node), ast.Return)  # an early return ends the function
+    loop = None if returned else doc.loop_around(branch)
+    if loop is not None and not (_within(doc, sink.node, loop) and isinstance(sink.target_node, ast.Name)
+                                 and sink.target_node.id == fallback.name):
+        return True
     if _scope(doc, sink.node) is not scope:
         return False  # a helper's fallback, returned to the caller: its value is what reaches the sink
     if sink.node.lineno <= (branch.end_lineno or branch.lineno):
         return True
     around_branch = {id(parent) for _, parent in doc.ancestors(branch)}
     return any(id(condition) not in around_branch for condition in _conditions(doc, sink.node, scope))
+
+
+def _within(doc, node, outer) -> bool:
+    return any(parent is outer for _, parent in doc.ancestors(node))
 
 
 def _conditions(doc, node, scope) -> list[ast.AST]:
