@@ -67,6 +67,18 @@ class Related:
     path: str | None = None  # another file (a helper module); None: the diagnostic's own file
 
 
+def display_path(path: str, relative_to: str) -> str:
+    """Another module's `path` as messages show it: relative to the analysed file's folder when it
+    is near, else as it is."""
+    import os
+
+    try:
+        shown = os.path.relpath(path, os.path.dirname(os.path.abspath(relative_to)))
+    except ValueError:  # another drive
+        return path
+    return shown if not shown.startswith("../../") else path
+
+
 @dataclass(frozen=True)
 class Diagnostic:
     code: str

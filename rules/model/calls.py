@@ -12,7 +12,8 @@ from .frame import Frame
 from .library import (TF_FUNCTION, NUMPY_FUNCTIONS, COLLECTION_ADDERS, FIT_METHODS, is_integer_dtype, GRADIENT_METHODS, KERAS_MODEL_FACTORIES, KERAS_MODEL_PREFIXES,
                       MODEL_RETURNING_METHODS, NOT_FORWARD_METHODS, NOT_TENSOR_NAMESPACES, PREDICT_METHODS)
 from .objects import NOT_HOLDERS, TFP_HOLDERS, TFP_VARIABLES, evaluates_holder, refers, self_free_method
-from .values import UNKNOWN, Break, Grad, Kind, Origin, OriginKind, Site, Value, cut_by, evolve, held, join, variable_origins
+from .values import (UNKNOWN, Break, Grad, Kind, LayerEffect, Origin, OriginKind, Site, Value, cut_by, evolve, held, join,
+                     variable_origins)
 
 
 class Calls:
@@ -324,7 +325,9 @@ class Calls:
             return None
         if foreign.model or foreign.summary.kind == Kind.VARIABLE:  # a class or factory: a new one per call
             kind = Kind.MODEL if foreign.model else Kind.VARIABLE
-            return Value(kind=kind, model=self.fresh_origin(site.node))
+            effect = LayerEffect(regularized=foreign.regularized, regularized_in=foreign.path) \
+                if foreign.regularized is not None else None  # its regularizers, in their module
+            return Value(kind=kind, model=self.fresh_origin(site.node), effect=effect)
         actuals = dict(enumerate(site.args))
         names = {name: index for index, name in enumerate(foreign.params)}
         actuals.update({names[k]: v for k, v in site.keywords.items() if k in names})

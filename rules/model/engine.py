@@ -51,7 +51,7 @@ class Engine(Statements, Expressions, Calls, Objects, Layers, Sinks):
         self.effects: dict[int, object] = {}            # ClassInfo → LayerEffect of its `call` (layers.py)
         self.analyzed_methods: set[int] = set()         # `__init__`/`build` analysed early for an effect
         self.stateful_layers: dict[str, str] = {}       # called layers with moving statistics: key → class
-        self.regularized_layers: dict[str, Span] = {}   # called layers declaring a regularizer: key → where
+        self.regularized_layers: dict[str, tuple] = {}  # called layers declaring a regularizer: key → (span, module)
         self.assigned_cuts: dict[str, frozenset] = {}    # model → cuts assigned into its variables (calls.py)
         self.loss_parts: dict[str, set[Origin]] = {}     # class origin → sub-layer parts its `add_loss` reads
         self.sublayers: dict[str, set[Origin]] = {}      # class origin → sub-layer parts its `call` runs (layers.py)

@@ -167,8 +167,8 @@ class Analysis:
     symbolic_watches: dict[int, tuple[ast.AST, TapeInfo | None]] = field(default_factory=dict)
     constant_fallbacks: dict[Span, ConstantFallback] = field(default_factory=dict)  # by the constant's span
     # The models called in this file whose layers declare a regularizer (`kernel_regularizer=`),
-    # by origin key: where the first one is (GG311).
-    regularized_models: dict[str, Span] = field(default_factory=dict)
+    # by origin key: where the first one is, and in which module (None: this one) (GG311).
+    regularized_models: dict[str, tuple] = field(default_factory=dict)
     # `@tf.custom_gradient` functions whose `grad` mishandles the variables they read, by id of the
     # function (GG314; model/custom_gradients.py).
     custom_gradients: dict[int, object] = field(default_factory=dict)
@@ -204,8 +204,8 @@ class Analysis:
             whole.symbolic_watches.update(part.symbolic_watches)
             whole.constant_fallbacks.update(part.constant_fallbacks)
             whole.custom_gradients.update(part.custom_gradients)
-            for key, span in part.regularized_models.items():
-                whole.regularized_models.setdefault(key, span)
+            for key, where in part.regularized_models.items():
+                whole.regularized_models.setdefault(key, where)
         return whole
 
     def variables_rebound_from_themselves(self) -> set[Origin]:

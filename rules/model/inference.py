@@ -27,6 +27,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from ..diagnostics import Span
 from ..source.document import Document
 from ..source.imports import is_known_library
 from .budget import Budget
@@ -48,6 +49,7 @@ class Foreign:
     params: tuple[str, ...] = ()        # parameter names, `self` excluded
     summary: Value | None = None        # a function's return value in terms of its parameters
     model: bool = False                 # a Keras model/layer class, or a function returning one
+    regularized: Span | None = None     # where (in `path`) the model declares a regularizer (GG311)
 
 
 class JediResolver:
@@ -250,7 +252,9 @@ class _ForeignModule:
             return None  # a method or nested function: its receiver is not known here
         if isinstance(node, ast.ClassDef):
             info = engine.classes.get(node.name)
-            return Foreign(self.path, node.name, model=bool(info and info.is_keras))
+            keras = bool(info and info.is_keras)
+            effect = engine.class_effect(info) if keras else None
+            return Foreign(self.path, node.name, model=keras, regularized=effect and effect.regularized)
         try:
             summary = engine.summary(node, None)
         except RecursionError:
@@ -259,7 +263,8 @@ class _ForeignModule:
             return None
         params = tuple(p.arg for p in engine._params(node))
         if summary.kind == Kind.MODEL:
-            return Foreign(self.path, node.name, params, model=True)
+            return Foreign(self.path, node.name, params, model=True,
+                           regularized=summary.effect.regularized if summary.effect is not None else None)
         return Foreign(self.path, node.name, params, _localised(summary, self.path))
 
 

@@ -63,22 +63,24 @@ class Layers:
             effect = evolve(effect or LayerEffect(name=cls.node.name), stateful=True)  # `self.bn = BatchNormalization()`
         regularized = self._class_regularizer(cls) if cls.is_keras else None
         if regularized is not None and (effect is None or effect.regularized is None):
-            effect = evolve(effect or LayerEffect(name=cls.node.name), regularized=regularized)
+            effect = evolve(effect or LayerEffect(name=cls.node.name), regularized=regularized[0],
+                            regularized_in=regularized[1])
         self.effects[key] = effect
         return effect
 
     def _class_regularizer(self, cls: ClassInfo):
-        """Where a Keras class of this file declares a regularization loss: `self.add_loss(...)`,
-        `add_weight(..., regularizer=...)`, a `*_regularizer=` given to a layer it builds, or a
-        sub-layer (`self.dense = Dense(...)`) whose effect has one."""
+        """Where a Keras class of this file declares a regularization loss, and in which module
+        (None: this one): `self.add_loss(...)`, `add_weight(..., regularizer=...)`, a
+        `*_regularizer=` given to a layer it builds, or a sub-layer (`self.dense = Dense(...)`,
+        `self.backbone = build_darknet()` from another module) whose effect has one."""
         for node in ast.walk(cls.node):
             if isinstance(node, ast.Call):
                 func = node.func
                 if isinstance(func, ast.Attribute) and func.attr == "add_loss":
-                    return self.doc.span(node)
+                    return self.doc.span(node), None
                 if (keyword := regularizer_keyword(node)) is not None:
-                    return self.doc.span(keyword)
-        return next((v.effect.regularized for v in cls.attrs.values()
+                    return self.doc.span(keyword), None
+        return next(((v.effect.regularized, v.effect.regularized_in) for v in cls.attrs.values()
                      if v.effect is not None and v.effect.regularized is not None), None)
 
     def ensure_attributes(self, cls: ClassInfo) -> None:
@@ -128,9 +130,9 @@ class Layers:
             if stateful:  # a BatchNormalization in the graph
                 effect = evolve(effect or LayerEffect(), stateful=True, name=(effect and effect.name) or stateful[0])
             regularized = sorted((self.regularized_layers[g.origin.key] for g in (outputs.live if outputs else ())
-                                  if g.origin.key in self.regularized_layers), key=lambda s: (s.line, s.col))
+                                  if g.origin.key in self.regularized_layers), key=lambda r: (r[0].line, r[0].col))
             if regularized:  # a layer of the graph declares a regularizer
-                effect = evolve(effect or LayerEffect(), regularized=regularized[0])
+                effect = evolve(effect or LayerEffect(), regularized=regularized[0][0], regularized_in=regularized[0][1])
             return effect
         if name == "Lambda":
             function = site.arg_node(0, "function")
@@ -261,9 +263,9 @@ class Layers:
         if effect is not None and effect.stateful and model.model is not None:
             self.stateful_layers[model.model.key] = effect.name  # for a functional model built on its output
         if effect is not None and effect.regularized is not None and model.model is not None:
-            self.regularized_layers[model.model.key] = effect.regularized  # likewise
+            self.regularized_layers[model.model.key] = (effect.regularized, effect.regularized_in)  # likewise
             if frame.records_facts:
-                self.analysis.regularized_models.setdefault(model.model.key, effect.regularized)
+                self.analysis.regularized_models.setdefault(model.model.key, (effect.regularized, effect.regularized_in))
         # A layer without weights (`Flatten`, `Lambda`) starts no gradient of its own.
         output = Value(kind=Kind.TENSOR) if effect is not None and effect.weightless else \
             self._model_output(model, site.node, frame)
@@ -420,7 +422,8 @@ def _compose(effects: tuple[LayerEffect, ...]) -> LayerEffect:
                                                            else None)
                                       for i, e in enumerate(effects) if e.weights_raises or e.input_raises), None)}
     common["stateful"] = any(e.stateful for e in effects)
-    common["regularized"] = next((e.regularized for e in effects if e.regularized is not None), None)
+    first = next((e for e in effects if e.regularized is not None), None)
+    common["regularized"], common["regularized_in"] = (first.regularized, first.regularized_in) if first else (None, None)
     last = max((i for i, e in enumerate(effects) if e.input_cut is not None), default=None)
     if last is None:
         return LayerEffect(layers=effects, contains=_origins(effects), **common)

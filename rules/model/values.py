@@ -146,6 +146,7 @@ class LayerEffect:
     # `self.add_loss(...)`): Keras keeps the term in `model.losses`, which only `fit`'s own loss
     # and `compute_loss` add; a hand-written loss must add it itself (GG311).
     regularized: Span | None = None
+    regularized_in: str | None = None  # the module `regularized` is in, when it is another one
 
 
 NO_EFFECT = LayerEffect()

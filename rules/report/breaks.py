@@ -7,11 +7,10 @@ gradient (TensorFlow raises or returns all None), `warning` when others still do
 from __future__ import annotations
 
 import ast
-import os
 
 from ..catalogue.phrases import guess_notes, sink_phrase
 from ..catalogue.rule import BreakRule
-from ..diagnostics import Diagnostic, Related, Severity, Span
+from ..diagnostics import Diagnostic, Related, Severity, Span, display_path
 from ..model.facts import Analysis, SinkKind, name_key
 from ..model.status import Verdict, dead_severity, sink_status
 from ..model.values import Cut
@@ -106,7 +105,7 @@ def _helper_place(brk, doc) -> str:
     where = brk.inside or "a helper"
     if brk.path is None:
         return f", inside {where} (line {brk.span.line})"
-    return f", inside {where} ({_display_path(brk.path, doc.path)}, line {brk.span.line})"
+    return f", inside {where} ({display_path(brk.path, doc.path)}, line {brk.span.line})"
 
 
 def _fixable_here(brk) -> bool:
@@ -118,15 +117,6 @@ def _fixable_here(brk) -> bool:
     if brk.via is None:
         return True
     return brk.inside is not None and brk.path is None
-
-
-def _display_path(path: str, relative_to: str) -> str:
-    """`path` relative to the analysed file's folder when it is near, else as it is."""
-    try:
-        shown = os.path.relpath(path, os.path.dirname(os.path.abspath(relative_to)))
-    except ValueError:
-        return path
-    return shown if not shown.startswith("../../") else path
 
 
 def reported_breaks(cuts: list[Cut], rules: dict[str, BreakRule]) -> list[Cut]:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import ast
 
-from ...diagnostics import Diagnostic, Edit, Related, Safety, Severity, Span
+from ...diagnostics import Diagnostic, Edit, Related, Safety, Severity, Span, display_path
 from ...model.facts import SinkKind
 from ...model.status import Verdict, sink_status
 from ..edits import make_fix, tensorflow_alias
@@ -89,11 +89,13 @@ optimizer.apply_gradients(zip(grads, model.trainable_variables))
         return out
 
     def _finding(self, doc, analysis, sink, model) -> Diagnostic:
-        where = analysis.regularized_models[model.key]
-        message = (f"`{model.name}` declares regularization (`{doc.short_span(where)}`, line {where.line}), which "
-                   f"Keras keeps in `{model.name}.losses`, but the loss {sink.label} differentiates never adds "
-                   f"them: training ignores the regularizer")
-        related = (Related(where, "the regularizer"),)
+        where, path = analysis.regularized_models[model.key]
+        declared = f"`{doc.short_span(where)}`, line {where.line}" if path is None else \
+            f"line {where.line} of {display_path(path, doc.path)}"
+        message = (f"`{model.name}` declares regularization ({declared}), which Keras keeps in "
+                   f"`{model.name}.losses`, but the loss {sink.label} differentiates never adds them: training "
+                   f"ignores the regularizer")
+        related = (Related(where, "the regularizer", path),)
         fix = self._fix(doc, sink, model)
         return Diagnostic(self.code, self.severity, message, doc.span(sink.target_node), related,
                           (fix,) if fix is not None else ())
@@ -126,3 +128,4 @@ def _adds_regularization(doc) -> bool:
     return any(node.attr in _ADDERS and doc.imports.qualname(node) is None  # not the module `keras.losses`
                for node in doc.nodes_of(ast.Attribute)) or \
         any(node.id == "regularization_losses" for node in doc.nodes_of(ast.Name))  # a keyword's value, named
+

@@ -18,3 +18,12 @@ class QNetwork(keras.Model):
 
     def call(self, inputs):
         return self.out(self.hidden(inputs))
+
+
+def build_regularized_q_network(n_states=4, n_actions=2):
+    """A network whose hidden layer decays its weights: the term is in `model.losses`."""
+    return keras.Sequential([
+        keras.Input(shape=(n_states,)),
+        keras.layers.Dense(16, activation="relu", kernel_regularizer=keras.regularizers.l2(1e-2)),
+        keras.layers.Dense(n_actions),
+    ])
