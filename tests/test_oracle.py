@@ -58,7 +58,8 @@ _TEXTS_BEFORE_THE_LATER_DIMENSIONS = {
 def test_a_later_dimension_at_its_first_value_leaves_the_text_as_it_was():
     for (seed, index), digest in _TEXTS_BEFORE_THE_LATER_DIMENSIONS.items():
         program = generate(seed, index)
-        assert (program.dims["asked"], program.dims["flow_extra"]) == ("gradient", "none")
+        assert (program.dims["asked"], program.dims["flow_extra"], program.dims["fallback"]) == (
+            "gradient", "none", "none")
         assert hashlib.sha256(program.source.encode()).hexdigest() == digest
 
 
@@ -72,6 +73,17 @@ def test_the_ways_of_asking_are_written_as_they_say():
     extra = {value: next(p for p in programs if p.dims["flow_extra"] == value) for value in DIMENSIONS["flow_extra"]}
     assert "AXIS = 1" in extra["axis_const"].source and "axis=AXIS" in extra["axis_const"].source
     assert "def odeint(fn, y0" in extra["ode_helper"].source and "odeint(" in extra["ode_helper"].source
+
+
+def test_a_fallback_makes_the_last_path_a_constant_on_the_branch_the_run_takes():
+    programs = [generate(5, index) for index in range(600)]
+    by = {value: next(p for p in programs if p.dims["fallback"] == value) for value in DIMENSIONS["fallback"]}
+    never = "tf.reduce_max(tf.abs(x)) > 1e6"  # false on the generator's inputs: the constant's branch runs
+    assert f"if {never}:" in by["if_else"].source and "else:" in by["if_else"].source
+    assert f" if {never} else " in by["ifexp"].source
+    assert f"tf.cond({never}, lambda: " in by["cond"].source
+    assert "def unless_large_" in by["early_return"].source and "        return " in by["early_return"].source
+    assert all("1e6" not in p.source for p in programs if p.dims["fallback"] == "none")
 
 
 def test_a_break_on_a_path_is_written_into_the_program():

@@ -14,6 +14,12 @@ program whose values are the first ones (the behaviour before they existed) keep
                 ODE-solver-like helper of the program (a Python function calling the `fn` it is
                 given in a loop; the break, if it is on that path, may go inside `fn`).
 
+* `fallback`    the last path's value falls back to a constant on a branch that the run takes
+                (GG313): none (the first value), an `if`/`else`, a conditional expression, a
+                `tf.cond` with a constant branch, or a helper that returns a constant early.
+                Eagerly, that path's variables lose their gradient; traced by `tf.function`, the
+                branch is a `tf.cond`, whose gradient is zero there.
+
 TensorFlow-free, like the generator.
 """
 from __future__ import annotations
@@ -24,6 +30,11 @@ ASKED = ("gradient", "zero", "minimize", "fit", "fit_eager")
 ASKED_WEIGHTS = (0.55, 0.10, 0.20, 0.075, 0.075)
 FLOW_EXTRAS = ("none", "axis_const", "ode_helper")
 FLOW_EXTRA_WEIGHTS = (0.8, 0.1, 0.1)
+FALLBACKS = ("none", "if_else", "ifexp", "cond", "early_return")
+FALLBACK_WEIGHTS = (0.84, 0.04, 0.04, 0.04, 0.04)
+# A condition false on the generator's inputs (`x` is normal, every path's value small): the
+# constant's branch is the one that runs.
+_NEVER = "tf.reduce_max(tf.abs({v})) > 1e6"
 
 # What each optimizer of `minimize` accepts: tf.Variable objects, not Keras 3 variables.
 MINIMIZE_HOLDERS = {"variable", "variable_op", "tfp_normal", "tf_module"}
@@ -56,6 +67,9 @@ class Asking:
                                                "tf.concat([{e}], axis=AXIS)"])
         self.ode_named = self.flow_rng.random() < 0.5
         self.break_in_ode = self.flow_rng.random() < 0.5
+        self.fallback_rng = random.Random(f"{seed}:{index}:fallback")
+        self.fallback = self.fallback_rng.choices(FALLBACKS, FALLBACK_WEIGHTS)[0]
+        self.fallback_constant = self.fallback_rng.choice(["tf.zeros((4, 1))", "tf.constant(0.0)", "0.0"])
 
     def fit_allowed(self, kind: str, brk: str, path_breaks: set[str]) -> bool:
         return kind in FIT_HOLDERS and (brk == "none" or brk in path_breaks)
@@ -125,3 +139,22 @@ def fit_lines(model: str, forward: list[str], eager: bool, indent_all) -> list[s
     lines.append(f"{model}.compile(optimizer=keras.optimizers.SGD(learning_rate=0.01), loss=fit_loss{eager})")
     lines.append(f"{model}.fit(x, y, epochs=1, batch_size=4, verbose=0)")
     return lines
+
+
+def fallback_statements(asking: Asking, name: str, expr: str, w) -> list[str]:
+    """`name = expr`, written so that on the branch the run takes `name` is a constant."""
+    constant = asking.fallback_constant
+    if asking.fallback == "if_else":
+        return [f"if {_NEVER.format(v='x')}:", f"    {name} = {expr}", "else:", f"    {name} = {constant}"]
+    if asking.fallback == "ifexp":
+        return [f"{name} = {expr} if {_NEVER.format(v='x')} else {constant}"]
+    if asking.fallback == "cond":
+        return [f"{name} = tf.cond({_NEVER.format(v='x')}, lambda: {expr}, lambda: {constant})"]
+    if asking.fallback == "early_return":
+        helper = w.fresh("unless_large")
+        w.defs.append(f"def {helper}(v):\n"
+                      f"    if not {_NEVER.format(v='v')}:\n"
+                      f"        return {constant}\n"
+                      f"    return v\n")
+        return [f"{name} = {helper}({expr})"]
+    raise ValueError(asking.fallback)

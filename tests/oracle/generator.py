@@ -26,10 +26,11 @@ The dimensions (`DIMENSIONS` lists their values):
              unwatched tensor, a non-persistent tape asked twice, a TFP distribution built from a
              tensor computed before the tape);
 * `guard`    how the gradients are tested before they are applied (`if grads:`, `is None` ...);
-* `asked`, `flow_extra` (asking.py, each from a random stream of its own): how the gradient is
-             asked for (`tape.gradient`, with `unconnected_gradients=ZERO`, `optimizer.minimize`,
-             `model.fit`), and one more step on the first path (an axis held in a module
-             constant, an ODE-solver-like helper); at their first values the text is as before.
+* `asked`, `flow_extra`, `fallback` (asking.py, each from a random stream of its own): how the
+             gradient is asked for (`tape.gradient`, with `unconnected_gradients=ZERO`,
+             `optimizer.minimize`, `model.fit`), one more step on the first path (an axis held in
+             a module constant, an ODE-solver-like helper), and a constant the last path falls
+             back to on the branch the run takes; at their first values the text is as before.
 
 Nothing here decides what a program *does*: that is TensorFlow's label (runner.py).
 """
@@ -40,7 +41,7 @@ import re
 from dataclasses import dataclass, field
 
 from . import asking as _asking
-from .asking import ASKED, FLOW_EXTRAS, NOT_APPLICABLE, Asking
+from .asking import ASKED, FALLBACKS, FLOW_EXTRAS, NOT_APPLICABLE, Asking
 
 # --------------------------------------------------------------------------------------------
 # Dimension values
@@ -67,7 +68,7 @@ GUARDS = ("none", "truthy_list", "all_not_none", "single_is_none", "zip_is_none"
 DRAWN = {"holder": HOLDERS, "flow": FLOWS, "combine": COMBINES, "sources": SOURCE_FORMS, "tape": TAPES,
          "decoy": DECOYS, "break": BREAKS, "guard": GUARDS}
 # And those drawn from streams of their own (asking.py): their first value is the text before them.
-DIMENSIONS = {**DRAWN, "asked": ASKED, "flow_extra": FLOW_EXTRAS}
+DIMENSIONS = {**DRAWN, "asked": ASKED, "flow_extra": FLOW_EXTRAS, "fallback": FALLBACKS}
 
 # How often a program has no inserted break: correct programs are what false claims are made on.
 NO_BREAK_SHARE = 0.4
@@ -469,9 +470,12 @@ def generate(seed: int, index: int) -> Program:
     path_names = []
     forward: list[str] = []
     outside: list[str] = []
+    falls_back = ask.fallback != "none" and dims["combine"] != "genexp_models"
+    dims["fallback"] = ask.fallback if falls_back else "none"
     for i, (path, expr) in enumerate(paths):
         name = f"out_{i + 1}"
-        stmts = path + [f"{name} = {expr}"]
+        last = i == len(paths) - 1
+        stmts = path + (_asking.fallback_statements(ask, name, expr, w) if falls_back and last else [f"{name} = {expr}"])
         if brk == "outside_tape" and i == broken_path:
             outside.extend(stmts)
         else:
