@@ -352,6 +352,8 @@ def _constant_assignments(block: list[ast.stmt], imports) -> dict[str, ast.Assig
     `loss = tf.constant(0.)`), by their last assignment in the block, when the block falls through
     (no `return`, `continue`, `break` or `raise` after it)."""
     found: dict[str, ast.Assign] = {}
+    if not any(isinstance(stmt, ast.Assign) and spelled_constant(stmt.value, imports) for stmt in block):
+        return found  # (most blocks: nothing to walk)
     if any(isinstance(n, (ast.Return, ast.Continue, ast.Break, ast.Raise)) for stmt in block for n in ast.walk(stmt)):
         return {}
     for stmt in block:

@@ -217,22 +217,23 @@ def evolve(obj, **changes):
 
 def join(values, kind: Kind | None = None) -> Value:
     """The value of an expression that depends on all of `values` (e.g. `a + b`)."""
-    if not isinstance(values, (list, tuple)):
-        values = list(values)
     live: set[Grad] = set()
     cut: set[Cut] = set()
     kinds = set()
     sources: set[Origin] = set()
+    fallbacks = None  # the values, kept only when one of them has a fallback (seldom)
     for value in values:
         live |= value.live
         cut |= value.cut
         kinds.add(value.kind)
         sources |= value.sources
+        if value.vanish and fallbacks is None:
+            fallbacks = values
     if kind is None:
         kind = kinds.pop() if len(kinds) == 1 else (Kind.TENSOR if Kind.TENSOR in kinds else Kind.UNKNOWN)
     joined = Value(frozenset(live), frozenset(cut), kind, sources=frozenset(sources))
-    if any(value.vanish for value in values):
-        return evolve(joined, vanish=_joined_vanish(values, joined.live))
+    if fallbacks is not None:
+        return evolve(joined, vanish=_joined_vanish(fallbacks, joined.live))
     return joined
 
 
