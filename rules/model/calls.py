@@ -399,14 +399,14 @@ class Calls:
         for instance in instances:
             given.extend(value for _, value in instance.fields or ())
         models = [v.model for v in given if v.kind == Kind.MODEL and v.model]
-        if _constructs(site.node):
-            return value  # a class given a model builds an object that holds it, not a prediction
+        held_variables = [origin for instance in instances for _, held_value in instance.fields or ()
+                          if held_value.kind in (Kind.VARIABLE, Kind.VARIABLES) for origin in variable_origins(held_value)]
+        if not (models or held_variables) or _constructs(site.node):
+            return value  # (a class given a model builds an object that holds it, not a prediction)
         span = self.doc.span(site.node)
         opaque = {Grad(model, span, None, bootstrap=self._bootstrap_call(site.node), opaque=True) for model in models}
-        for instance in instances:  # its variables, read by the method (or not: opaque)
-            opaque |= {Grad(origin, span, None, opaque=True) for _, held_value in instance.fields or ()
-                       if held_value.kind in (Kind.VARIABLE, Kind.VARIABLES) for origin in variable_origins(held_value)}
-        return evolve(value, live=value.live | opaque) if opaque else value
+        opaque |= {Grad(origin, span, None, opaque=True) for origin in held_variables}  # read by the method, or not
+        return evolve(value, live=value.live | opaque)
 
     def _library_call(self, site: Site, frame: Frame) -> Value | None:
         qual, node = site.qualname, site.node

@@ -13,6 +13,7 @@ depends on the layer's variables and on its inputs.
 from __future__ import annotations
 
 import ast
+import weakref
 
 from .facts import ClassInfo, Sink, SinkKind, SourceItem, name_key
 from .frame import Frame
@@ -73,13 +74,9 @@ class Layers:
         (None: this one): `self.add_loss(...)`, `add_weight(..., regularizer=...)`, a
         `*_regularizer=` given to a layer it builds, or a sub-layer (`self.dense = Dense(...)`,
         `self.backbone = build_darknet()` from another module) whose effect has one."""
-        for node in ast.walk(cls.node):
-            if isinstance(node, ast.Call):
-                func = node.func
-                if isinstance(func, ast.Attribute) and func.attr == "add_loss":
-                    return self.doc.span(node), None
-                if (keyword := regularizer_keyword(node)) is not None:
-                    return self.doc.span(keyword), None
+        declared = _declared_regularizer(cls.node)
+        if declared is not None:
+            return self.doc.span(declared), None
         return next(((v.effect.regularized, v.effect.regularized_in) for v in cls.attrs.values()
                      if v.effect is not None and v.effect.regularized is not None), None)
 
@@ -509,3 +506,25 @@ def regularizer_keyword(call: ast.AST) -> ast.AST | None:
                 isinstance(keyword.value, ast.Constant) and keyword.value.value is None):
             return keyword.value
     return None
+
+
+# The classes' own regularizer nodes, by class node: a class the incremental parser keeps is not
+# walked again after each keystroke (every part's engine asks about every Keras class it meets).
+_DECLARED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _declared_regularizer(cls: ast.ClassDef) -> ast.AST | None:
+    """`self.add_loss(...)` or a `*_regularizer=` value written anywhere in the class."""
+    if cls in _DECLARED:
+        return _DECLARED[cls][0]
+    found = None
+    for node in ast.walk(cls):
+        if isinstance(node, ast.Call):
+            if isinstance(node.func, ast.Attribute) and node.func.attr == "add_loss":
+                found = node
+                break
+            if (keyword := regularizer_keyword(node)) is not None:
+                found = keyword
+                break
+    _DECLARED[cls] = (found,)
+    return found
