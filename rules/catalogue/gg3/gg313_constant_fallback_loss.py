@@ -85,7 +85,10 @@ optimizer.apply_gradients(zip(grads, model.trainable_variables))
             live = {o: s.live for o, s in sink_status(analysis, sink).items() if s.verdict is Verdict.LIVE and s.live}
             by_constant: dict = {}
             for key, lost in sink.target.vanish:  # each call of a helper takes the branch or not on its own
-                gone = [origin for origin, grads in live.items() if set(grads) <= lost]
+                # (a path is its origin and where it starts: the tapes that record it are stamped
+                # on the way, after a helper's summary made it)
+                lost_paths = {(g.origin, g.site) for g in lost}
+                gone = [origin for origin, grads in live.items() if {(g.origin, g.site) for g in grads} <= lost_paths]
                 if gone:
                     by_constant.setdefault(fallback_span(key), []).append((key, gone))
             for span in sorted(by_constant, key=lambda s: (s.line, s.col)):
