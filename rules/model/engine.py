@@ -20,7 +20,7 @@ from ..source.document import Document
 from .calls import Calls
 from .conventions import DEFAULT, NameConventions
 from .expressions import Expressions
-from .facts import Analysis, ClassInfo, ConstantFallback, Sink, SinkKind, SourceItem, TapeInfo
+from .facts import Analysis, ClassInfo, Sink, SinkKind, SourceItem, TapeInfo
 from .frame import Frame
 from .layers import Layers
 from .objects import Objects
@@ -28,8 +28,7 @@ from .library import KERAS_BASES, KERAS_MODEL_PACKAGES, TF_MODULES, is_traced_de
 from .record import engine_class
 from .sinks import Sinks
 from .statements import Statements
-from .values import (UNKNOWN, Cut, Grad, Kind, Origin, OriginKind, Value, evolve, join, through, variable_origins,
-                     with_fallback)
+from .values import UNKNOWN, Cut, Grad, Kind, Origin, OriginKind, Value, evolve, join, through, variable_origins
 
 
 class Engine(Statements, Expressions, Calls, Objects, Layers, Sinks):
@@ -268,9 +267,7 @@ class Engine(Statements, Expressions, Calls, Objects, Layers, Sinks):
         result = join(frame.returns) if frame.returns else UNKNOWN
         for constant, guard in frame.constant_returns:  # an early `return tf.constant(0.0)` (GG313)
             if result.live:
-                span = self.doc.span(constant)
-                self.analysis.constant_fallbacks.setdefault(span, ConstantFallback(constant, None, guard))
-                result = with_fallback(result, span, UNKNOWN)
+                result = self.fall_back(result, constant, None, guard)
         if len(frame.returns) == 1 and frame.returns[0].items:  # `return decoded, z_mean, z_log_var`
             result = evolve(result, items=frame.returns[0].items)
         if frame.returns and all(r.kind == Kind.MODEL for r in frame.returns):

@@ -192,10 +192,16 @@ class Expressions:
             # `tf.reduce_mean(l) if tf.size(l) > 0 else tf.constant(0.0)`: GG313, as for the
             # branches of an `if` statement (statements.py).
             if other.live and not arm_value.live and not arm_value.cut and spelled_constant(arm, self.imports):
-                span = self.doc.span(arm)
-                self.analysis.constant_fallbacks.setdefault(span, ConstantFallback(arm, _bound_to(self.doc, node), node))
-                value = with_fallback(value, span, arm_value)
+                value = self.fall_back(value, arm, _bound_to(self.doc, node), node, arm_value)
         return value
+
+    def fall_back(self, value: Value, constant: ast.expr, name: str | None, branch: ast.AST,
+                  taken: Value = UNKNOWN) -> Value:
+        """`value` where, on the path through the spelled `constant` (`taken` there), it loses what
+        the constant does not carry; the constant recorded for GG313's messages and fixes."""
+        span = self.doc.span(constant)
+        self.analysis.constant_fallbacks.setdefault(span, ConstantFallback(constant, name, branch))
+        return with_fallback(value, span, taken)
 
     def eval_Compare(self, node: ast.Compare, frame: Frame) -> Value:
         operands = [self.eval(node.left, frame)] + [self.eval(c, frame) for c in node.comparators]

@@ -6,10 +6,9 @@ from __future__ import annotations
 import ast
 
 from .callbacks import CALLBACKS, GRAPH_LOOPS, VECTORIZED_FALLBACK
-from .facts import ConstantFallback
 from .frame import Frame
 from .library import spelled_constant
-from .values import UNKNOWN, Kind, Site, Value, evolve, held, join, with_fallback
+from .values import UNKNOWN, Kind, Site, Value, evolve, held, join
 
 # TF Probability objects that hold references to the variables and tensors they are given
 # (`_reference_holder`): every class of the library but its Keras layers (distributions, bijectors,
@@ -79,9 +78,7 @@ class Objects:
         for position, keyword in entry["functions"]:
             node = site.arg_node(position, keyword)
             if isinstance(node, ast.Lambda) and spelled_constant(node.body, self.imports):
-                span = self.doc.span(node.body)
-                self.analysis.constant_fallbacks.setdefault(span, ConstantFallback(node.body, None, site.node))
-                value = with_fallback(value, span, UNKNOWN)
+                value = self.fall_back(value, node.body, None, site.node)
         return value
 
     def _callback_result(self, function: Value, params: list[Value], node: ast.Call, frame: Frame,

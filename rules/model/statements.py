@@ -5,12 +5,12 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
-from .facts import ConstantFallback, Rebinding, TapeInfo, attribute_key, name_key
+from .facts import Rebinding, TapeInfo, attribute_key, name_key
 from .frame import Frame, _handler
 from .library import spelled_constant
 from .objects import refers
 from ..diagnostics import Span
-from .values import UNKNOWN, Break, Cut, Kind, Origin, OriginKind, Value, evolve, join, with_fallback
+from .values import UNKNOWN, Break, Cut, Kind, Origin, OriginKind, Value, evolve, join
 
 _MAX_DOUBLED_LOOPS = 4  # nested loops deeper than this are walked once per level
 
@@ -90,9 +90,7 @@ class Statements:
                 if constant is None or constant.live or constant.cut or merged is None:
                     continue
                 if any(other is not env and (v := other.get(name)) is not None and v.live for other in ends):
-                    span = self.doc.span(assign.value)
-                    self.analysis.constant_fallbacks.setdefault(span, ConstantFallback(assign.value, name, stmt))
-                    frame.env[name] = with_fallback(merged, span, constant)
+                    frame.env[name] = self.fall_back(merged, assign.value, name, stmt, constant)
 
     def exec_While(self, stmt: ast.While, frame: Frame) -> None:
         self._record_truth_test(stmt.test, frame)
