@@ -1,6 +1,7 @@
 # expect: none
 # tensorflow: ok
 # shape: a plain Python class (not a tf.Module) holds two tf.Variables set in __init__ and computes with them in __call__; the tape asks for [model.W, model.b]: calling the object reads them (GG302 "never uses" was claimed here, from real code never run here before: a linear-regression example)
+# source: https://github.com/YunYang1994/TensorFlow2.0-Examples/blob/master/2-Basical_Models/Linear_Regression.py
 import tensorflow as tf
 
 

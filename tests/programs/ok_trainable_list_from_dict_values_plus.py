@@ -1,6 +1,7 @@
 # expect: none
 # tensorflow: ok
 # shape: the variables of a hand-written MLP are kept in two dicts, and the sources are list(weights.values()) + list(biases.values()): a list of variables joined to another, not arithmetic (GG306 "a plain tensor that the tape never watched" was claimed here, from real code never run here before)
+# source: https://github.com/YunYang1994/TensorFlow2.0-Examples/blob/master/2-Basical_Models/Multilayer_Perceptron.py
 import numpy as np
 import tensorflow as tf
 
