@@ -127,11 +127,15 @@ class Document:
             yield child, parent
             child, parent = parent, self.parents.get(parent)
 
+    def scope_of(self, node: ast.AST) -> ast.AST | None:
+        """The function, lambda or class `node` is in (None: the module)."""
+        return next((parent for _, parent in self.ancestors(node) if isinstance(parent, _SCOPES)), None)
+
     def loop_around(self, node: ast.AST) -> ast.AST | None:
         """The innermost loop or comprehension `node` runs in, within its function (or the
         module): where it may run more than once, each time on its own values."""
         for _, parent in self.ancestors(node):
-            if isinstance(parent, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            if isinstance(parent, _SCOPES):
                 return None
             if isinstance(parent, _REPEATING):
                 return parent
@@ -219,4 +223,5 @@ class Document:
         return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 _REPEATING = (ast.For, ast.AsyncFor, ast.While, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)

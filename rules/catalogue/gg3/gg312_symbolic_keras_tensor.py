@@ -143,10 +143,10 @@ def _batch_tensor(doc, node: ast.AST, tape) -> str | None:
 
 def _last_binding(doc, name: str, before: ast.stmt) -> ast.Assign | None:
     """The last `name = ...` before `before` in the same scope (None if any other statement binds it)."""
-    scope = _scope(doc, before)
+    scope = doc.scope_of(before)
     found = None
     for stmt in doc.nodes_of(ast.Assign, ast.AugAssign, ast.AnnAssign, ast.For, ast.With, ast.NamedExpr):
-        if stmt.lineno >= before.lineno or _scope(doc, stmt) is not scope:
+        if stmt.lineno >= before.lineno or doc.scope_of(stmt) is not scope:
             continue
         targets = stmt.targets if isinstance(stmt, ast.Assign) else [getattr(stmt, "target", None)]
         if isinstance(stmt, ast.With):
@@ -159,10 +159,6 @@ def _last_binding(doc, name: str, before: ast.stmt) -> ast.Assign | None:
                 return None
     return found
 
-
-def _scope(doc, node: ast.AST) -> ast.AST | None:
-    return next((parent for _, parent in doc.ancestors(node)
-                 if isinstance(parent, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef))), None)
 
 
 def _watches(doc, analysis, tape, name: str) -> bool:

@@ -103,7 +103,7 @@ optimizer.apply_gradients(zip(grads, model.trainable_variables))
 
     def _finding(self, doc, fallback, sink, paths, every: bool) -> Diagnostic:
         constant = doc.short(fallback.node)
-        same_scope = _scope(doc, fallback.branch) is _scope(doc, sink.node)
+        same_scope = doc.scope_of(fallback.branch) is doc.scope_of(sink.node)
         is_the_loss = same_scope and isinstance(sink.target_node, ast.Name) and sink.target_node.id == fallback.name
         if every and is_the_loss and _python_number(fallback.node) is not None:
             outcome = f"{sink.label} raises TypeError (a Python number is not a tensor)"
@@ -155,13 +155,13 @@ def _guarded(doc, fallback, sink) -> bool:
     fallback in a loop proves something only for a gradient call in the same iteration reading the
     name it is bound to (`total += x if c else 0.0` sums iterations that may not take it)."""
     branch = fallback.branch
-    scope = _scope(doc, branch)
+    scope = doc.scope_of(branch)
     returned = isinstance(doc.parents.get(fallback.node), ast.Return)  # an early return ends the function
     loop = None if returned else doc.loop_around(branch)
     if loop is not None and not (_within(doc, sink.node, loop) and isinstance(sink.target_node, ast.Name)
                                  and sink.target_node.id == fallback.name):
         return True
-    if _scope(doc, sink.node) is not scope:
+    if doc.scope_of(sink.node) is not scope:
         return False  # a helper's fallback, returned to the caller: its value is what reaches the sink
     if sink.node.lineno <= (branch.end_lineno or branch.lineno):
         return True
@@ -183,8 +183,3 @@ def _conditions(doc, node, scope) -> list[ast.AST]:
         if isinstance(parent, _CONDITIONS):
             out.append(parent)
     return out
-
-
-def _scope(doc, node) -> ast.AST | None:
-    return next((parent for _, parent in doc.ancestors(node)
-                 if isinstance(parent, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef))), None)
