@@ -146,6 +146,10 @@ class ClassInfo:
 class Analysis:
     doc: Document
     sinks: list[Sink] = field(default_factory=list)
+    # `tape.gradient(..., unconnected_gradients=ZERO)`: zeros where a gradient would be None, so no
+    # rule that claims a None gradient reads these; what holds whatever the zeros (GG311: the
+    # regularization left out of the loss) does.
+    zero_sinks: list[Sink] = field(default_factory=list)
     tapes: list[TapeInfo] = field(default_factory=list)
     classes: list[ClassInfo] = field(default_factory=list)
     truth_tests: dict[int, TruthTest] = field(default_factory=dict)     # by id of the test node
@@ -190,6 +194,7 @@ class Analysis:
         whole = cls(doc)
         for part in analyses:
             whole.sinks += part.sinks
+            whole.zero_sinks += part.zero_sinks
             whole.tapes += part.tapes
             whole.classes += part.classes
             whole.truth_tests.update(part.truth_tests)

@@ -24,8 +24,7 @@ class Sinks:
         if method in GRADIENT_METHODS and node.args:
             if tape is not None:
                 tape.record_gradient_call(node)
-            if not _zeros_for_unconnected(node):
-                self._record_gradient_sink(site, tape, frame, guessed)
+            self._record_gradient_sink(site, tape, frame, guessed, zeros=_zeros_for_unconnected(node))
             # The gradient depends on what the loss depended on, through operations the tapes still
             # recording now record too: an outer tape can differentiate it (second-order gradients,
             # gradient penalties, MAML).
@@ -67,14 +66,15 @@ class Sinks:
         return False
 
     # ----------------------------------------------------------------------------- sinks
-    def _record_gradient_sink(self, site: Site, tape: TapeInfo | None, frame: Frame, guessed_tape: bool) -> None:
+    def _record_gradient_sink(self, site: Site, tape: TapeInfo | None, frame: Frame, guessed_tape: bool,
+                              zeros: bool = False) -> None:
         node = site.node
         if frame.summary:
             return
         target = site.args[0] if site.args else site.keywords.get("target", UNKNOWN)
         source_node = _argument(node, 1, "sources")
         sources = self._source_items(source_node, frame, tape) if source_node is not None else None
-        self.analysis.sinks.append(Sink(SinkKind.GRADIENT, node, node.args[0], target, sources, tape,
+        (self.analysis.zero_sinks if zeros else self.analysis.sinks).append(Sink(SinkKind.GRADIENT, node, node.args[0], target, sources, tape,
                                         self._callee(node), frame.function, source_node, guessed_tape,
                                         call_site=frame.replaying()))
 

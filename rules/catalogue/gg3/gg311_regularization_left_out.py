@@ -79,7 +79,7 @@ optimizer.apply_gradients(zip(grads, model.trainable_variables))
         if not analysis.regularized_models or _adds_regularization(doc):
             return []
         out = []
-        for sink in analysis.sinks:
+        for sink in analysis.sinks + analysis.zero_sinks:  # zeros for None change nothing here
             if sink.kind is not SinkKind.GRADIENT or sink.tape is None or sink.tape.with_node is None:
                 continue
             trained = [o for o, s in sink_status(analysis, sink).items()
