@@ -295,6 +295,8 @@ class Statements:
         if iterable.role == "zip" and iterable.items:  # `for log_prob, value in zip(a, b)`
             items = tuple(self._element(item) for item in iterable.items)
             return evolve(join(items), items=items)
+        if iterable.items and len(set(iterable.items)) == 1 and iterable.items[0].kind == Kind.MODEL:
+            return iterable.items[0]  # `for m in [model]`, `[net] * 2`: that model, with all it knows
         return evolve(iterable, items=None, role=iterable.role if iterable.role != "zip" else None)
 
 
