@@ -52,7 +52,8 @@ class Calls:
         keywords = {k.arg or "**": self.eval(k.value, frame) for k in node.keywords}
         if callee.kind == Kind.METRIC:
             receiver, method = callee, "__call__"  # `metric(y_true, y_pred)`: its update_state, then result
-        site = Site(node, qual, method, receiver, args, keywords, self.doc, traced=frame.in_trace())
+        site = Site(node, qual, method, receiver, args, keywords, self.doc, traced=frame.in_trace(),
+                    callee=callee if callee.kind == Kind.CALLABLE else None)
 
         if method in ("add_loss", "add_metric") and frame.summary:
             self.note_added_loss(site, frame)
@@ -292,6 +293,8 @@ class Calls:
             if found := inspect_custom_gradient(func, summary):
                 self.analysis.custom_gradients.setdefault(id(func), found)
             result = _custom_gradient_result(result, actuals)
+            # Its `grad` may still drop what the argument carried (a break rule decides: GG315).
+            result = self._apply_breaks(site, None, frame) or result
         return result
 
     def _py_function(self, site: Site, frame: Frame) -> Value | None:

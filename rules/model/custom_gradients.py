@@ -82,3 +82,16 @@ def _all_none(node: ast.AST) -> bool:
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult):
         return _all_none(node.left) if isinstance(node.left, ast.List) else _all_none(node.right)
     return False
+
+
+def drops_input_gradient(function: ast.AST, imports) -> bool:
+    """A `@tf.custom_gradient` function whose `grad` returns None as its inputs' gradient
+    (`return None`, `return None, [...]` beside the variables'): whatever its argument carried
+    reaches nothing before it, since the custom gradient replaces the recorded operations."""
+    if not is_custom_gradient_def(function, imports) or (grad := _returned_grad(function)) is None:
+        return False
+    results = [grad.body] if isinstance(grad, ast.Lambda) else \
+        [n.value for n in ast.walk(grad) if isinstance(n, ast.Return)]
+    if _takes_variables(grad):
+        results = [r.elts[0] if isinstance(r, ast.Tuple) and len(r.elts) == 2 else r for r in results]
+    return bool(results) and all(r is None or _all_none(r) for r in results)

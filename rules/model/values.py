@@ -309,6 +309,7 @@ class Site:
     doc: object = None                 # the Document
     output: str | None = None          # one output of a tuple-returning call: "indices" of `tf.math.top_k`
     traced: bool = False               # inside a function `tf.function` traces: AutoGraph converts builtins
+    callee: Value | None = None        # what is called, when the engine knows (a function of the file)
 
     def inputs(self) -> list[Value]:
         values = list(self.args) + list(self.keywords.values())

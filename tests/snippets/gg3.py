@@ -737,6 +737,50 @@ def scaled(x):
 
     return x * w, grad
 '''),
+    Invalid("GG315", "lambda_grad_returns_none_for_a_layer_output", '''\
+import tensorflow as tf
+import keras
+
+model = keras.Sequential([keras.Input(shape=(3,)), keras.layers.Dense(1)])
+
+@tf.custom_gradient
+def quantize(x):
+    return tf.round(x * 4.0) / 4.0, lambda dy: None
+
+with tf.GradientTape() as tape:
+    loss = tf.reduce_mean(quantize(model(tf.ones((2, 3)))))
+grads = tape.gradient(loss, model.trainable_variables)
+'''),
+    Valid("GG315", "lambda_grad_passes_dy_straight_through", '''\
+import tensorflow as tf
+import keras
+
+model = keras.Sequential([keras.Input(shape=(3,)), keras.layers.Dense(1)])
+
+@tf.custom_gradient
+def quantize(x):
+    return tf.round(x * 4.0) / 4.0, lambda dy: dy
+
+with tf.GradientTape() as tape:
+    loss = tf.reduce_mean(quantize(model(tf.ones((2, 3)))))
+grads = tape.gradient(loss, model.trainable_variables)
+'''),
+    Valid("GG315", "grad_returns_none_only_for_a_constant_argument", '''\
+import tensorflow as tf
+import keras
+
+model = keras.Sequential([keras.Input(shape=(3,)), keras.layers.Dense(1)])
+
+@tf.custom_gradient
+def tempered(x, temperature):
+    def grad(dy):
+        return dy / temperature, None
+    return x / temperature, grad
+
+with tf.GradientTape() as tape:
+    loss = tf.reduce_mean(tempered(model(tf.ones((2, 3))), 2.0))
+grads = tape.gradient(loss, model.trainable_variables)
+'''),
     Invalid("GG303", "local_kernel_normalised_once_in_build", '''\
 import tensorflow as tf
 import keras
