@@ -58,8 +58,8 @@ _TEXTS_BEFORE_THE_LATER_DIMENSIONS = {
 def test_a_later_dimension_at_its_first_value_leaves_the_text_as_it_was():
     for (seed, index), digest in _TEXTS_BEFORE_THE_LATER_DIMENSIONS.items():
         program = generate(seed, index)
-        assert (program.dims["asked"], program.dims["flow_extra"], program.dims["fallback"]) == (
-            "gradient", "none", "none")
+        assert (program.dims["asked"], program.dims["flow_extra"], program.dims["fallback"],
+                program.dims["construct"]) == ("gradient", "none", "none", "none")
         assert hashlib.sha256(program.source.encode()).hexdigest() == digest
 
 
@@ -84,6 +84,24 @@ def test_a_fallback_makes_the_last_path_a_constant_on_the_branch_the_run_takes()
     assert f"tf.cond({never}, lambda: " in by["cond"].source
     assert "def unless_large_" in by["early_return"].source and "        return " in by["early_return"].source
     assert all("1e6" not in p.source for p in programs if p.dims["fallback"] == "none")
+
+
+def test_the_constructs_are_written_as_they_say():
+    programs = [generate(5, index) for index in range(900)]
+    by = {}
+    for p in programs:
+        by.setdefault(p.dims["construct_detail"].split(":")[-1], p)  # "added", "left_out", "fit", a variant
+    assert "regularizer=" in by["added"].source and ".losses" in by["added"].source
+    assert "regularizer=" in by["left_out"].source and ".losses" not in by["left_out"].source
+    assert ".fit(x, y" in by["fit"].source and ".losses" not in by["fit"].source
+    assert ("def grad(dy):\n        return None" in by["returns_none"].source
+            or "lambda dy: None" in by["returns_none"].source)
+    assert "def grad(dy, variables=None):" in by["captured_with_variables"].source
+    assert "gain = tf.Variable(2.0)" in by["captured_without_variables"].source
+    assert "saliency_tape.watch(" in by["inputs"].source and ".inputs)" in by["inputs"].source
+    assert "saliency_tape.watch(x_in)" in by["batch"].source
+    plain = [p.source for p in programs if p.dims["construct"] == "none"]
+    assert not any(w in s for s in plain for w in ("regularizer=", "custom_gradient", "saliency"))
 
 
 def test_a_break_on_a_path_is_written_into_the_program():
@@ -113,6 +131,13 @@ def test_labels_from_what_tensorflow_did():
     zeros = runner.label_of({**_facts([[True, True]], [1, 1]), "unconnected": [[False, True]]})
     assert (zeros.status, zeros.groups, zeros.zeros) == ("ok", ("live", "live"), True)
     assert not runner.label_of({**_facts([[True]], [1]), "unconnected": [None, [True]]}).zeros  # not the first call
+    # Regularizers declared: gradients unchanged when the penalties change mean they were left out.
+    left_out = runner.label_of({**_facts([[True]], [1]), "regularization": "left_out"})
+    assert (left_out.status, left_out.reason, left_out.gradient_broken) == ("broken", "regularization", False)
+    assert runner.label_of({**_facts([[True]], [1]), "regularization": "used"}).status == "ok"
+    both = runner.label_of({**_facts([[False]], [1]), "regularization": "left_out"})
+    assert (both.status, both.reason, both.gradient_broken) == ("broken", "none", True)
+    assert runner.label_of(_facts([[True]], [1])).regularization == "none"  # labels cached before the fact
 
 
 class _Span:
@@ -140,6 +165,22 @@ def test_a_claim_is_judged_by_the_label():
     assert runner.judge(program, runner.Label("broken", ("live", "none")), []).missed
     every = runner.judge(program, runner.Label("ok", ("live", "live")), claims[1:2])
     assert every.false_claims == [Claim("GG101", 5, "m", "gradient", None)]
+
+
+def test_a_regularization_claim_is_judged_by_the_penalties_fact():
+    program = generate(3, 1)
+    claims = claims_of([_Diagnostic("GG311", 9, 0), _Diagnostic("GG101", 5, 0)], ())
+    assert [c.kind for c in claims] == ["regularization", "gradient"]
+    left_out = runner.Label("broken", ("live",), True, reason="regularization", regularization="left_out")
+    verdict = runner.judge(program, left_out, claims)
+    assert [c.code for c in verdict.false_claims] == ["GG101"]  # every gradient is there
+    assert verdict.found  # GG311's claim stands
+    assert runner.judge(program, left_out, claims[1:]).missed
+    used = runner.judge(program, runner.Label("ok", ("live",), True, regularization="used"), claims[:1])
+    assert [c.code for c in used.false_claims] == ["GG311"]
+    unknown = runner.judge(program, runner.Label("broken", ("none",), True, reason="RuntimeError",
+                                                 regularization="unknown"), claims)
+    assert not unknown.false_claims and unknown.found  # the run raised: the penalties not judged
 
 
 # ---------------------------------------------------------------------------- the shrinker

@@ -8,6 +8,9 @@
   program, that group's gradients must not all be present.
 * A *guard claim* (GG309): the guarded value is a list (so `if grads:` is true even when every
   gradient is None). TensorFlow's answer is what `tape.gradient` returned: a list, or one tensor.
+* A *regularization claim* (GG311): the gradients the program asks for leave out the penalties
+  its layers declare. TensorFlow's answer: the same program run with every penalty doubled asks
+  for the same gradients (runner.py, `_regularization_fact`).
 * GG202 claims that a target *is* trained (gradients present, algorithm wrong): not a None claim,
   and the generator writes no TD targets, so it is counted apart (`other`).
 """
@@ -16,6 +19,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 GUARD_CODES = frozenset({"GG309"})
+# Rules that claim the loss leaves the layers' regularization out (every gradient is present).
+REGULARIZATION_CODES = frozenset({"GG311"})
 # Rules that name the source they claim about (its span is that source in the gradient call).
 GROUP_CODES = frozenset({"GG302", "GG306"})
 OTHER_CODES = frozenset({"GG202", "GG900"})
@@ -26,7 +31,7 @@ class Claim:
     code: str
     line: int
     message: str
-    kind: str            # "gradient", "guard" or "other"
+    kind: str            # "gradient", "guard", "regularization" or "other"
     group: int | None    # GG302: the source group it names, when its span lies on one
 
     def describe(self) -> str:
@@ -38,7 +43,8 @@ def claims_of(diagnostics, group_spans) -> list[Claim]:
     for d in diagnostics:
         if d.code.startswith("E"):
             continue
-        kind = "guard" if d.code in GUARD_CODES else "other" if d.code in OTHER_CODES else "gradient"
+        kind = ("guard" if d.code in GUARD_CODES else "regularization" if d.code in REGULARIZATION_CODES
+                else "other" if d.code in OTHER_CODES else "gradient")
         group = None
         if d.code in GROUP_CODES:
             group = _group_at(d.span, group_spans)

@@ -41,7 +41,9 @@ import re
 from dataclasses import dataclass, field
 
 from . import asking as _asking
+from . import constructs as _constructs
 from .asking import ASKED, FALLBACKS, FLOW_EXTRAS, NOT_APPLICABLE, Asking
+from .constructs import CONSTRUCTS, Construct
 
 # --------------------------------------------------------------------------------------------
 # Dimension values
@@ -68,7 +70,7 @@ GUARDS = ("none", "truthy_list", "all_not_none", "single_is_none", "zip_is_none"
 DRAWN = {"holder": HOLDERS, "flow": FLOWS, "combine": COMBINES, "sources": SOURCE_FORMS, "tape": TAPES,
          "decoy": DECOYS, "break": BREAKS, "guard": GUARDS}
 # And those drawn from streams of their own (asking.py): their first value is the text before them.
-DIMENSIONS = {**DRAWN, "asked": ASKED, "flow_extra": FLOW_EXTRAS, "fallback": FALLBACKS}
+DIMENSIONS = {**DRAWN, "asked": ASKED, "flow_extra": FLOW_EXTRAS, "fallback": FALLBACKS, "construct": CONSTRUCTS}
 
 # How often a program has no inserted break: correct programs are what false claims are made on.
 NO_BREAK_SHARE = 0.4
@@ -415,6 +417,7 @@ def generate(seed: int, index: int) -> Program:
         holders, broken_path = holders[:1], 0
         for dim in ("sources", "tape", "guard"):
             dims[dim] = NOT_APPLICABLE
+    con = _construct(seed, index, dims, holders, holder_defs, fit, w)
 
     setup: list[str] = []
     for h in holders:
@@ -465,6 +468,8 @@ def generate(seed: int, index: int) -> Program:
         if extra:
             inner = _inner(w, brk if in_ode else None) if ask.flow_extra == "ode_helper" else None
             expr = _asking.extra_step(ask, _operand(expr), w, inner)
+        if i == 0 and dims["construct"] == "custom_gradient":
+            expr = _constructs.custom_gradient_step(con, _operand(expr), w)
         paths.append((path, expr))
 
     path_names = []
@@ -487,6 +492,8 @@ def generate(seed: int, index: int) -> Program:
         forward = [s for s in forward if not s.startswith(tuple(f"{n} =" for n in path_names))]
         outside = []
     forward.extend(loss_lines)
+    if dims["construct"] == "regularized" and not fit:
+        forward.extend(_constructs.loss_addition(con, holders[0].model))
 
     # The gradient sources.
     asked = list(holders)
@@ -522,9 +529,30 @@ def generate(seed: int, index: int) -> Program:
     else:
         lines = _assemble(dims, w, setup, inputs, outside, forward, watches, sources_text, pre_sources, asked,
                           single=dims["sources"] == "single", zero=_asking.zero_keyword(ask))
+    if dims["construct"] == "symbolic":
+        lines += [""] + _constructs.saliency_lines(con, holders[0].model if holders[0].kind == "functional" else None)
     source = "\n".join(lines) + "\n"
     spans = _group_spans(source, groups, sources_text)
     return Program(seed, index, source, dims, tuple(groups), spans, dims["sources"] == "single" and not fit)
+
+
+def _construct(seed: int, index: int, dims, holders: list[_Holder], holder_defs: list[int], fit: bool,
+               w: _Writer) -> Construct:
+    """The `construct` dimension's draw (constructs.py), `none` where the program rules it out; a
+    regularized first holder gets its layers' regularizer here, before its setup is written."""
+    con = Construct(seed, index)
+    value = con.value if con.applies(holders[0].kind, "fit" if fit else dims["asked"]) else "none"
+    if value == "custom_gradient" and dims["combine"] == "genexp_models":  # the paths are not on the loss
+        value = "none"
+    dims["construct"], dims["construct_detail"] = value, con.detail() if value != "none" else "none"
+    if value == "regularized":
+        first = holders[0]
+        first.setup = [_constructs.regularize(s, con) for s in first.setup]
+        end = holder_defs[1] if len(holders) > 1 else len(w.defs)
+        w.defs[holder_defs[0]:end] = [_constructs.regularize(d, con) for d in w.defs[holder_defs[0]:end]]
+        if fit:
+            dims["construct_detail"] = con.keyword + ":fit"
+    return con
 
 
 def _built(h: _Holder) -> list[str]:

@@ -25,7 +25,11 @@ RESTART_EVERY = 400
 PROGRAM_TIMEOUT = 120.0  # seconds; a program that takes longer is labelled "invalid: timeout"
 # Exceptions that are the consequence of a missing gradient, not of a broken program.
 GRADIENT_ERRORS = ("No gradients provided", "NoneType", "non-persistent", "No gradient defined",
-                   "can only be used to compute one set of gradients")
+                   "can only be used to compute one set of gradients",
+                   # a custom gradient reading a variable whose `grad` takes no `variables` (GG314)
+                   "grad_fn must accept keyword argument 'variables'",
+                   # a symbolic Keras tensor (`model.inputs`) watched or differentiated (GG312)
+                   "of type 'KerasTensor', not tf.Tensor")
 
 
 @dataclass(frozen=True)
@@ -43,6 +47,16 @@ class Label:
     # `unconnected_gradients=ZERO` asked in the first gradient call and TensorFlow filled zeros for
     # a source the target is not connected to (the same call with the default gives None there).
     zeros: bool = False
+    # The program's layers declare regularizers: "used" (doubling the penalties changed the
+    # gradients it asked for), "left_out" (they did not: the loss leaves them out) or "unknown"
+    # (the run raised); "none" when no layer declares one.
+    regularization: str = "none"
+
+    @property
+    def gradient_broken(self) -> bool:
+        """Broken by a gradient that is None (or an exception caused by one), not only by the
+        regularization left out."""
+        return self.status == "broken" and self.reason != "regularization"
 
 
 @dataclass
@@ -58,8 +72,13 @@ class Verdict:
 
     @property
     def found(self) -> bool:
-        return self.label.status == "broken" and any(
-            c.kind == "gradient" and c not in self.false_claims for c in self.claims)
+        """The break has a claim that stands: a gradient claim for a None gradient (the first thing
+        to fix, even where the penalties are left out too), else a regularization claim for the
+        penalties left out of the loss."""
+        if self.label.status != "broken":
+            return False
+        wanted = "gradient" if self.label.gradient_broken else "regularization"
+        return any(c.kind == wanted and c not in self.false_claims for c in self.claims)
 
     @property
     def missed(self) -> bool:
@@ -77,11 +96,13 @@ def judge(program: Program, label: Label, claims: list[Claim]) -> Verdict:
         return verdict
     for claim in claims:
         if claim.kind == "gradient":
-            if label.status == "ok":
+            if not label.gradient_broken:
                 verdict.false_claims.append(claim)
             elif claim.group is not None and claim.group < len(label.groups) and label.groups[claim.group] == "live":
                 verdict.false_claims.append(claim)
         elif claim.kind == "guard" and label.returned_list is False:
+            verdict.false_claims.append(claim)
+        elif claim.kind == "regularization" and label.regularization in ("used", "none"):
             verdict.false_claims.append(claim)
     return verdict
 
@@ -161,8 +182,12 @@ def label_of(facts: dict) -> Label:
     else:
         status, error = "invalid", "no gradient call ran"
     reason = "" if status != "broken" else "none" if any(not p for call in calls for p in call) else error.split(":")[0]
+    regularization = facts.get("regularization", "none")  # the programs without regularizers have no such fact
+    if status == "ok" and regularization == "left_out":
+        status, reason = "broken", "regularization"
     first = (facts.get("unconnected") or [None])[0]
-    return Label(status, tuple(groups), facts["returned_list"], error, reason, zeros=bool(first and any(first)))
+    return Label(status, tuple(groups), facts["returned_list"], error, reason, zeros=bool(first and any(first)),
+                 regularization=regularization)
 
 
 def _worker(conn) -> None:
@@ -181,7 +206,32 @@ def _worker(conn) -> None:
         outcome = tf_harness.run_program(source, f"{name}.py")
         facts = facts_of(outcome, tuple(groups), list(notes))
         outcome.namespace = None
+        if "regularizer=" in source:
+            facts["regularization"] = (_regularization_fact(tf_harness, source, name, outcome)
+                                       if outcome.gradients and outcome.error is None else "unknown")
         conn.send((key, facts))
+
+
+# The penalties a generated program's layers may declare (keras.regularizers; "l2" is an L2).
+_PENALTIES = ("L1", "L2", "L1L2")
+
+
+def _regularization_fact(tf_harness, source: str, name: str, first) -> str:
+    """Whether the gradients the program asks for include its layers' regularization: run again
+    (same seeds) with every penalty given a term of gradient one half everywhere (doubling it
+    would change nothing where its gradient is zero: an L2 of a bias that starts at zero).
+    Unchanged gradients: the loss leaves the penalties out."""
+    tf, regularizers = tf_harness.tf, tf_harness.keras.regularizers
+    saved = {cls: cls.__call__ for cls in (getattr(regularizers, n) for n in _PENALTIES)}
+    for cls, call in saved.items():
+        cls.__call__ = lambda self, x, _call=call: _call(self, x) + 0.5 * tf.reduce_sum(tf.cast(x, tf.float32))
+    try:
+        again = tf_harness.run_program(source, f"{name}.py")
+    finally:
+        for cls, call in saved.items():
+            cls.__call__ = call
+    again.namespace = None
+    return "used" if tf_harness.differs(first, again) else "left_out"
 
 
 def _failed(why: str) -> dict:
