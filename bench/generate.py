@@ -2,8 +2,8 @@
 
 A file is a module of many pieces, as a research repository or an exported notebook has them:
 
-* the TensorFlow-verified programs of tests/programs (`bad_*` lose a gradient, `ok_*` are tricky
-  correct code), each either wrapped into a function (its body indented) or left at module level
+* the TensorFlow-verified programs of tests/programs listed in bench/inputs.txt (`bad_*` lose a
+  gradient, `ok_*` are tricky correct code; pinned, so a new corpus program moves nothing), each either wrapped into a function (its body indented) or left at module level
   as a notebook cell;
 * templates with randomised names, sizes and hyper-parameters: `keras.Sequential` factories with
   `compile`/`fit`, subclassed `keras.Model`s with a custom `train_step`, custom losses, DQN agents
@@ -25,7 +25,20 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-PROGRAMS = sorted((ROOT / "tests" / "programs").glob("*.py"))
+PINNED = ROOT / "bench" / "inputs.txt"  # which corpus programs the pieces come from (see there)
+
+
+def _pinned_programs() -> list[Path]:
+    names = [line.strip() for line in PINNED.read_text(encoding="utf-8").splitlines()
+             if line.strip() and not line.startswith("#")]
+    paths = [ROOT / "tests" / "programs" / name for name in names]
+    if missing := [p.name for p in paths if not p.exists()]:
+        sys.exit(f"bench/inputs.txt names {len(missing)} corpus programs that no longer exist "
+                 f"({', '.join(missing[:3])}...): re-pin the inputs")
+    return sorted(paths)
+
+
+PROGRAMS = _pinned_programs()
 HEADER_IMPORTS = ("import numpy as np", "import tensorflow as tf", "from tensorflow import keras")
 
 WORDS = ("policy", "value", "critic", "encoder", "decoder", "q", "target", "reward", "pixel", "token",
