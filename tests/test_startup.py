@@ -110,6 +110,9 @@ def test_check_of_a_plain_file_imports_no_libcst_jedi_or_pygls(tmp_path):
     # ... and nothing the analysis does not use: typing (TYPE_CHECKING is a constant), the import
     # machinery of importlib.resources and pkgutil (data files and rule modules are read directly).
     assert {"typing", "importlib.resources", "pkgutil"} & run["modules"] == set()
+    # ... nor what only help or the server needs: shutil (with bz2 and lzma) for argparse's width,
+    # threading for the parse lock.
+    assert {"shutil", "bz2", "lzma", "threading"} & run["modules"] == set()
 
 
 def test_a_check_answered_from_the_result_cache_imports_no_analyzer(tmp_path):

@@ -5,6 +5,7 @@ these and import no analyzer (tests/test_startup.py); each command imports what 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from .. import __version__
@@ -18,9 +19,41 @@ def print_error(message: str) -> None:
     print(f"gradguard: {message}", file=sys.stderr)
 
 
+class HelpFormatter(argparse.HelpFormatter):
+    """argparse's own, told the terminal's width: left to find it, argparse imports `shutil`, and
+    with it `bz2`, `lzma` and `zlib`, at every start, for a width only help and errors print."""
+
+    def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24,
+                 width: int | None = None) -> None:
+        super().__init__(prog, indent_increment, max_help_position, width if width is not None else _columns() - 2)
+
+
+def _columns() -> int:
+    """What `shutil.get_terminal_size().columns` says: $COLUMNS, else the terminal's, else 80."""
+    try:
+        columns = int(os.environ.get("COLUMNS", 0))
+    except ValueError:
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return columns if columns > 0 else 80
+
+
+class Parser(argparse.ArgumentParser):
+    """An ArgumentParser whose help is formatted by `HelpFormatter` (its subcommands' too: they
+    are made of the parent's class)."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        kwargs.setdefault("formatter_class", HelpFormatter)
+        super().__init__(*args, **kwargs)
+
+
 def parser() -> argparse.ArgumentParser:
     """The `gradguard` parser; `.commands` holds each command's own parser (for its usage)."""
-    top = argparse.ArgumentParser(
+    top = Parser(
         prog="gradguard", description="Find TensorFlow code whose loss gets no gradient, and fix it."
     )
     top.add_argument("-V", "--version", action="version", version=f"gradguard {__version__}")

@@ -4,8 +4,8 @@
 """
 from __future__ import annotations
 
+import _thread
 import ast
-import threading
 from collections.abc import Iterator
 from functools import cached_property
 
@@ -17,7 +17,7 @@ from .text import newline_of, split_lines
 # CPython 3.11's parser is not safe to run in two threads at once: it can fail with "SystemError:
 # AST constructor recursion depth mismatch" (python/cpython#106905). The server parses in its
 # fast-pass and jedi threads, so every parse of the analyzer goes through this lock.
-_PARSE_LOCK = threading.Lock()
+_PARSE_LOCK = _thread.allocate_lock()  # threading.Lock itself, without importing threading for the CLI
 
 
 # What `parse` raises for text it cannot take: RecursionError and MemoryError when CPython's parser
