@@ -59,7 +59,7 @@ def test_a_later_dimension_at_its_first_value_leaves_the_text_as_it_was():
     for (seed, index), digest in _TEXTS_BEFORE_THE_LATER_DIMENSIONS.items():
         program = generate(seed, index)
         assert (program.dims["asked"], program.dims["flow_extra"], program.dims["fallback"],
-                program.dims["construct"]) == ("gradient", "none", "none", "none")
+                program.dims["construct"], program.dims["layer_flaw"]) == ("gradient", "none", "none", "none", "none")
         assert hashlib.sha256(program.source.encode()).hexdigest() == digest
 
 
@@ -102,6 +102,19 @@ def test_the_constructs_are_written_as_they_say():
     assert "saliency_tape.watch(x_in)" in by["batch"].source
     plain = [p.source for p in programs if p.dims["construct"] == "none"]
     assert not any(w in s for s in plain for w in ("regularizer=", "custom_gradient", "saliency"))
+
+
+def test_the_layer_flaws_are_written_into_the_first_holders_class():
+    programs = [generate(5, index) for index in range(2000)]
+    by = {}
+    for p in programs:
+        by.setdefault(p.dims["layer_flaw_detail"], p)
+    assert "        self.kernel = " in by["build_transform"].source
+    assert "tf.matmul(inputs, self.kernel)" in by["build_transform"].source
+    assert "        kernel = " in by["call_transform"].source and "self.kernel" not in by["call_transform"].source
+    assert "features = self.hidden(inputs)\n        return self.head(inputs)" in by["dropped_output"].source
+    assert "return self.head(features)" in by["used_output"].source
+    assert all(p.dims["holder"] in ("layer_build", "subclassed_model") for p in programs if p.dims["layer_flaw"] != "none")
 
 
 def test_a_break_on_a_path_is_written_into_the_program():

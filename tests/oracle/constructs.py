@@ -20,6 +20,14 @@ keeps the exact text it had before the dimension existed:
                      ValueError) or to the batch itself (GG312).
 
 A value the program's other dimensions rule out falls back to `none`, the program unchanged.
+
+`layer_flaw`, from a stream of its own (`...:layer_flaw`), changes the first holder's class when the
+program defines one: none (the first value); `build_transform`, the Layer's weight transformed
+once in `build()` and the result used in `call` (GG303; the variant `call_transform` does it in
+`call`, and trains); `dropped_output`, the subclassed Model's `call` computes its hidden layer's
+output and drops it, applying the head to the inputs side by side (GG302/GG303 territory; the
+variant `used_output` keeps it).
+
 TensorFlow-free, like the generator.
 """
 from __future__ import annotations
@@ -141,3 +149,49 @@ def _saliency(target: str, model: str) -> list[str]:
     symbolic = target.format(m=model)
     return ["with tf.GradientTape() as saliency_tape:", f"    saliency_tape.watch({symbolic})",
             f"    score = tf.reduce_sum({model}(x))", f"saliency = saliency_tape.gradient(score, {symbolic})"]
+
+
+LAYER_FLAWS = ("none", "build_transform", "dropped_output")
+LAYER_FLAW_WEIGHTS = (0.4, 0.3, 0.3)
+# How `build` (or `call`) transforms the weight: an expression of `{w}`.
+TRANSFORMS = ("{w} * 2.0", "tf.nn.l2_normalize({w}, axis=0)", "tf.transpose(tf.transpose({w}))",
+              "tf.clip_by_value({w}, -1.0, 1.0)")
+
+
+class LayerFlaw:
+    """The draws of the `layer_flaw` stream for one program (`seed`, `index`)."""
+
+    def __init__(self, seed: int, index: int) -> None:
+        rng = random.Random(f"{seed}:{index}:layer_flaw")
+        self.value = rng.choices(LAYER_FLAWS, LAYER_FLAW_WEIGHTS)[0]
+        self.transform = rng.choice(TRANSFORMS)
+        self.correct = rng.random() < 0.35  # the near miss: transformed in `call`, the output used
+
+    def applies(self, kind: str) -> bool:
+        return (self.value, kind) in (("build_transform", "layer_build"), ("dropped_output", "subclassed_model"))
+
+    def detail(self) -> str:
+        if self.value == "build_transform":
+            return "call_transform" if self.correct else "build_transform"
+        if self.value == "dropped_output":
+            return "used_output" if self.correct else "dropped_output"
+        return "none"
+
+
+def flawed_class(flaw: LayerFlaw, text: str) -> str:
+    """The generator's class text (generator._CLASSES) with the flaw written into it."""
+    if flaw.value == "build_transform":
+        transformed = flaw.transform.format(w="self.w")
+        if flaw.correct:
+            return text.replace("        return tf.matmul(inputs, self.w) + self.b\n",
+                                f"        kernel = {transformed}\n        return tf.matmul(inputs, kernel) + self.b\n")
+        text = text.replace("        self.b = self.add_weight(",
+                            f"        self.kernel = {transformed}\n        self.b = self.add_weight(")
+        return text.replace("tf.matmul(inputs, self.w)", "tf.matmul(inputs, self.kernel)")
+    if flaw.value == "dropped_output":
+        if flaw.correct:
+            return text.replace("        return self.head(self.hidden(inputs))\n",
+                                "        features = self.hidden(inputs)\n        return self.head(features)\n")
+        return text.replace("        return self.head(self.hidden(inputs))\n",
+                            "        features = self.hidden(inputs)\n        return self.head(inputs)\n")
+    return text

@@ -43,7 +43,7 @@ from dataclasses import dataclass, field
 from . import asking as _asking
 from . import constructs as _constructs
 from .asking import ASKED, FALLBACKS, FLOW_EXTRAS, NOT_APPLICABLE, Asking
-from .constructs import CONSTRUCTS, Construct
+from .constructs import CONSTRUCTS, LAYER_FLAWS, Construct, LayerFlaw
 
 # --------------------------------------------------------------------------------------------
 # Dimension values
@@ -70,7 +70,8 @@ GUARDS = ("none", "truthy_list", "all_not_none", "single_is_none", "zip_is_none"
 DRAWN = {"holder": HOLDERS, "flow": FLOWS, "combine": COMBINES, "sources": SOURCE_FORMS, "tape": TAPES,
          "decoy": DECOYS, "break": BREAKS, "guard": GUARDS}
 # And those drawn from streams of their own (asking.py): their first value is the text before them.
-DIMENSIONS = {**DRAWN, "asked": ASKED, "flow_extra": FLOW_EXTRAS, "fallback": FALLBACKS, "construct": CONSTRUCTS}
+DIMENSIONS = {**DRAWN, "asked": ASKED, "flow_extra": FLOW_EXTRAS, "fallback": FALLBACKS, "construct": CONSTRUCTS,
+              "layer_flaw": LAYER_FLAWS}
 
 # How often a program has no inserted break: correct programs are what false claims are made on.
 NO_BREAK_SHARE = 0.4
@@ -545,6 +546,11 @@ def _construct(seed: int, index: int, dims, holders: list[_Holder], holder_defs:
     if value == "custom_gradient" and dims["combine"] == "genexp_models":  # the paths are not on the loss
         value = "none"
     dims["construct"], dims["construct_detail"] = value, con.detail() if value != "none" else "none"
+    flaw = LayerFlaw(seed, index)
+    dims["layer_flaw"] = dims["layer_flaw_detail"] = "none"
+    if flaw.applies(holders[0].kind):  # the class is the first definition the first holder wrote
+        dims["layer_flaw"], dims["layer_flaw_detail"] = flaw.value, flaw.detail()
+        w.defs[holder_defs[0]] = _constructs.flawed_class(flaw, w.defs[holder_defs[0]])
     if value == "regularized":
         first = holders[0]
         first.setup = [_constructs.regularize(s, con) for s in first.setup]
