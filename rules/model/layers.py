@@ -103,6 +103,8 @@ class Layers:
         """The effect of a layer or model Keras builds, with the regularizer it declares."""
         effect = self._constructed_effect(site, frame)
         regularizer = regularizer_keyword(site.node)
+        if regularizer is not None and zero_strength(regularizer, lambda n: self.eval(n, frame).constant):
+            regularizer = None  # `l2(0.0)`: its penalty is zero, and adding it changes no gradient
         if regularizer is not None and (effect is None or effect.regularized is None):
             name = (site.qualname or "").rsplit(".", 1)[-1]
             effect = evolve(effect or LayerEffect(name=name), regularized=self.doc.span(regularizer))
@@ -496,6 +498,43 @@ def _part(model: Origin, effect: LayerEffect) -> Origin:
     return evolve(model, key=f"{model.key}#{effect.part}", part=effect.part, part_of=model.key)
 
 
+def zero_strength(regularizer: ast.AST, constant_of) -> bool:
+    """`regularizers.l2(0.0)`, `L1L2(l1=0, l2=WEIGHT_DECAY)` with `WEIGHT_DECAY = 0.0`: every factor
+    the call is given is the number zero (`constant_of(node)`: the constant an argument holds, or
+    None). Only names and literals are asked about: nothing with an effect is evaluated twice."""
+    if not isinstance(regularizer, ast.Call):
+        return False
+    given = [*regularizer.args, *(k.value for k in regularizer.keywords)]
+    simple = (ast.Name, ast.Constant, ast.UnaryOp, ast.Attribute)
+    if not given or not all(isinstance(n, simple) for n in given):
+        return False
+    values = [constant_of(n) for n in given]
+    return all(isinstance(v, (int, float)) and not isinstance(v, bool) and v == 0 for v in values)
+
+
+def _literal_constants(scope: ast.AST) -> dict[str, object]:
+    """The names `scope` binds exactly once, to a number written out (`weight_decay = 0.000`)."""
+    bound: dict[str, list] = {}
+    for node in ast.walk(scope):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            value = node.value.value if isinstance(node.value, ast.Constant) else None
+            bound.setdefault(node.targets[0].id, []).append(value)
+        elif isinstance(node, (ast.AugAssign, ast.AnnAssign)) and isinstance(node.target, ast.Name):
+            bound.setdefault(node.target.id, []).extend([None, None])
+    return {name: values[0] for name, values in bound.items() if len(values) == 1 and values[0] is not None}
+
+
+def _literal(node: ast.AST, names: dict[str, object]) -> object:
+    if isinstance(node, ast.Constant):
+        return node.value
+    if isinstance(node, ast.Name):
+        return names.get(node.id)
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        inner = _literal(node.operand, names)
+        return -inner if isinstance(node.op, ast.USub) and isinstance(inner, (int, float)) else inner
+    return None
+
+
 def regularizer_keyword(call: ast.AST) -> ast.AST | None:
     """The regularizer a call declares: Keras's `kernel_regularizer=`, `activity_regularizer=` and
     every other `*_regularizer=` keyword, or `add_weight`'s `regularizer=` (not `=None`)."""
@@ -518,12 +557,16 @@ def _declared_regularizer(cls: ast.ClassDef) -> ast.AST | None:
     if cls in _DECLARED:
         return _DECLARED[cls][0]
     found = None
+    names = None
     for node in ast.walk(cls):
         if isinstance(node, ast.Call):
             if isinstance(node.func, ast.Attribute) and node.func.attr == "add_loss":
                 found = node
                 break
             if (keyword := regularizer_keyword(node)) is not None:
+                names = _literal_constants(cls) if names is None else names
+                if zero_strength(keyword, lambda n: _literal(n, names)):
+                    continue  # `l2(weight_decay)` with `weight_decay = 0.0` in the class: no penalty
                 found = keyword
                 break
     _DECLARED[cls] = (found,)
