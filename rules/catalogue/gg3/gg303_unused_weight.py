@@ -4,6 +4,7 @@ from __future__ import annotations
 import ast
 
 from ...diagnostics import Diagnostic, Severity
+from ...model.values import Kind
 from ..rule import CheckRule
 
 _SETUP_METHODS = {"__init__", "build", "get_config", "from_config", "compute_output_shape"}
@@ -70,8 +71,9 @@ grads = tape.gradient(loss, layer.trainable_variables)
 '''
 
     def check(self, analysis):
-        if analysis.zero_sinks and not analysis.sinks:
-            # Every gradient this file asks for is `unconnected_gradients=ZERO`: the weight gets zeros.
+        if analysis.zero_sinks and not any(_may_ask_for_variables(sink) for sink in analysis.sinks):
+            # Every gradient of variables this file asks for is `unconnected_gradients=ZERO`: the
+            # weight gets zeros there (a saliency's gradient of a watched input asks for none).
             return []
         out = []
         doc = analysis.doc
@@ -168,3 +170,10 @@ def _only_transformed(method, name: str) -> bool:
                 allowed |= {id(n) for n in ast.walk(value)}
     reads = [n for n in ast.walk(method) if isinstance(n, ast.Name) and n.id in tainted and isinstance(n.ctx, ast.Load)]
     return all(id(n) in allowed for n in reads)
+
+
+def _may_ask_for_variables(sink) -> bool:
+    """The sink may ask for some variables' gradients: its sources are not all watched tensors."""
+    if sink.sources is None:
+        return True
+    return any(item.value.kind is not Kind.TENSOR or not item.value.watched for item in sink.sources)
