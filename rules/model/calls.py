@@ -57,6 +57,8 @@ class Calls:
 
         if method in ("add_loss", "add_metric") and frame.summary:
             self.note_added_loss(site, frame)
+        if method == "compile" and receiver is not None and receiver.kind == Kind.MODEL:
+            self._note_penalized_losses(site, receiver)
         special = self._special_call(site, callee, frame)
         if special is not None:
             return special
@@ -82,6 +84,16 @@ class Calls:
         if qual in _LOG_FUNCTIONS or (method == "log_prob" and result.live):
             result = evolve(result, role="log")  # a log-probability, when a policy's
         return result
+
+    def _note_penalized_losses(self, site: Site, model: Value) -> None:
+        """`model.compile(loss=fit_loss)` of a model whose layers declare regularizers: what `fit`
+        differentiates is `fit_loss` plus the penalties (engine `_record_loss_function_sink`)."""
+        effect = self.effect_of(model)
+        if effect is None or effect.regularized is None:
+            return
+        node = site.node
+        loss = next((k.value for k in node.keywords if k.arg == "loss"), node.args[1] if len(node.args) > 1 else None)
+        self.penalized_losses.update(id(candidate) for candidate in self._loss_candidates(loss))
 
     def _tuple_outputs(self, site: Site, result: Value, frame: Frame) -> Value:
         """`values, indices = tf.math.top_k(x)`: the outputs the table lists have no gradient; the
@@ -290,7 +302,7 @@ class Calls:
             self.replay_call(func, cls, site.node, actuals, frame, traced)
         result = self.apply_summary(summary, site.node, actuals, frame, func=func)
         if is_custom_gradient_def(func, self.imports):
-            if found := inspect_custom_gradient(func, summary):
+            if found := inspect_custom_gradient(func, summary, self.doc.span):
                 self.analysis.custom_gradients.setdefault(id(func), found)
             result = _custom_gradient_result(result, actuals)
             # Its `grad` may still drop what the argument carried (a break rule decides: GG315).
@@ -324,6 +336,8 @@ class Calls:
                                                self.sibling)
         if foreign is None:
             return None
+        if foreign.plain_class:  # an object keeping what it is given, read when its methods run
+            return self._reference_holder(site, frame)
         if foreign.summary is None and not foreign.model:
             return None
         if foreign.model or foreign.summary.kind == Kind.VARIABLE:  # a class or factory: a new one per call
@@ -341,8 +355,13 @@ class Calls:
             return view
         qual = site.qualname or ""
         inputs = site.inputs()
+        if site.receiver is not None and site.receiver.kind in (Kind.UNKNOWN, Kind.VARIABLE) and site.receiver.live:
+            # `lookup.clustered(ids)` on an object nobody can see into (made by a call of something
+            # unknown, maybe a class, from a variable): its method runs now, as a called object
+            # does (a tensor computed before the tape would be known as one).
+            inputs[0] = _called_now(site.receiver)
         if callee.live:
-            inputs.append(callee)
+            inputs.append(_called_now(callee))
         if isinstance(site.node.func, ast.Name) and site.node.func.id in ("len", "range", "print", "isinstance", "str", "repr", "type", "id", "hash"):
             return UNKNOWN
         inputs.extend(self._called_back(site, inputs, frame))
@@ -505,6 +524,16 @@ def _custom_gradient_result(result: Value, actuals: dict[int, Value]) -> Value:
     if not inside:
         return result
     return evolve(result, live=result.live | {c.grad for c in inside}, cut=result.cut - inside)
+
+
+def _called_now(callee: Value) -> Value:
+    """Something called runs now, under the tapes active now: what it reads from variables is
+    recorded here, whenever the object was made (`pruned = prune(model)` before the tape, then
+    `pruned(x)` in it). Whether it returns a tensor computed earlier instead, nobody can say: so
+    a value that is called is no proof of a forward pass run outside the tape."""
+    if not any(g.tapes is not None or g.dropped_at is not None for g in callee.live):
+        return callee
+    return evolve(callee, live=frozenset(evolve(g, tapes=None, dropped_at=None) for g in callee.live))
 
 
 def _variables_view(site: Site) -> Value | None:

@@ -30,12 +30,17 @@ def is_custom_gradient_def(node: ast.AST, imports) -> bool:
                for d in getattr(node, "decorator_list", ()))
 
 
-def inspect(function: ast.FunctionDef, summary: Value) -> CustomGradient | None:
+def inspect(function: ast.FunctionDef, summary: Value, span_of) -> CustomGradient | None:
     """What is wrong with `function`'s `grad`, given the summary of calling `function` (whose
-    live gradients from anything but its parameters are the variables it reads)."""
+    live gradients from anything but its parameters are the variables it may read) and
+    `span_of(node)`, the document's spans. Only reads that are proof count (`_proven_read`): the
+    summary over-approximates what a call depends on, and TensorFlow raises only for variables
+    the forward pass really reads."""
     grad = _returned_grad(function)
     read = summary.items[0] if summary.items and len(summary.items) == 2 else summary
-    variables = tuple(sorted({g.origin.name for g in read.live if g.origin.kind is not OriginKind.PARAM}))
+    method_calls = {span_of(n) for n in ast.walk(function) if _method_of_an_object(n)}
+    variables = tuple(sorted({g.origin.name for g in read.live
+                              if g.origin.kind is not OriginKind.PARAM and g.site not in method_calls}))
     if grad is None or not variables:
         return None
     if not _takes_variables(grad):
@@ -43,6 +48,16 @@ def inspect(function: ast.FunctionDef, summary: Value) -> CustomGradient | None:
     if _returns_none_for_variables(grad):
         return CustomGradient(function, grad, variables, "none")
     return None
+
+
+def _method_of_an_object(node: ast.AST) -> bool:
+    """`self.queue.dequeue()`, `table.lookup(ids)`: a method of an object held somewhere, which
+    may read any of its variables or none (a non-trainable table); a dependence, not proof that a
+    trainable variable is read. Calling the object itself (`self.dense(x)`, `layer(x)`) runs its
+    forward pass, which reads its weights."""
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+        and isinstance(node.func.value, (ast.Attribute, ast.Name, ast.Call)) \
+        and not (isinstance(node.func.value, ast.Name) and node.func.value.id == "self")
 
 
 def _returned_grad(function: ast.FunctionDef) -> ast.AST | None:

@@ -46,6 +46,9 @@ class Engine(Statements, Expressions, Calls, Objects, Layers, Sinks):
         self.class_of_function: dict[int, ClassInfo] = {}
         self.classes: dict[str, ClassInfo] = {}
         self.loss_functions: set[int] = set()
+        # Loss functions compiled into a model whose layers declare regularizers: Keras adds the
+        # penalties (`model.losses`) to what they return, and those depend on the model.
+        self.penalized_losses: set[int] = set()
         self.summaries: dict[int, Value | None] = {}
         self.effects: dict[int, object] = {}            # ClassInfo → LayerEffect of its `call` (layers.py)
         self.analyzed_methods: set[int] = set()         # `__init__`/`build` analysed early for an effect
@@ -232,6 +235,10 @@ class Engine(Statements, Expressions, Calls, Objects, Layers, Sinks):
         if not frame.returns:
             return
         target = join(frame.returns)
+        if id(node) in self.penalized_losses:
+            # What Keras differentiates is this loss plus the penalties, which depend on the model
+            # (an activity penalty on its outputs): cut here, its prediction still gets a gradient.
+            target = evolve(target, live=target.live | {evolve(c.grad, tapes=None, dropped_at=None) for c in target.cut})
         name = getattr(node, "name", "lambda")
         target_node = node.body if isinstance(node, ast.Lambda) else node
         self.analysis.sinks.append(

@@ -52,12 +52,20 @@ class Expressions:
         weights = value.model is None  # a model's variable: its prediction is not involved
         return evolve(value, live=value.live | {Grad(origin, span, None, weights=weights) for origin in missing})
 
+    def _penalized(self, model: Value) -> bool:
+        """`model.losses` holds penalties of the model: its layers declare a regularizer (in this
+        module or, followed by jedi, in another), or it is a model known only by its name. One
+        whose layers the analysis sees declaring none has an empty list: nothing to depend on."""
+        effect = self.effect_of(model)
+        return effect is not None and effect.regularized is not None or model.model.guessed
+
     def eval_Attribute(self, node: ast.Attribute, frame: Frame) -> Value:
         key = name_key(node)
         if key is not None and (value := frame.lookup(key)) is not None:
             return self._read(value, node)
-        if key is not None and frame.cls is not None and key in frame.cls.attrs:
-            return self._read(frame.cls.attrs[key], node)
+        cls = frame.enclosing_class()
+        if key is not None and cls is not None and key in cls.attrs:
+            return self._read(cls.attrs[key], node)
         if key is None and (dotted := attribute_key(node)) is not None and (value := frame.lookup(dotted)) is not None:
             return self._read(value, node)  # assigned before: `store.value = h`
         if (qualname := self.imports.qualname(node)) is not None:
@@ -76,6 +84,10 @@ class Expressions:
                              effect=effect if effect is not None and effect.stateful else None)
             if node.attr in WEIGHT_ATTRS and base.model is not None:
                 return self._read(Value(kind=Kind.VARIABLE, sources=frozenset({base.model})), node)
+            if node.attr == "losses" and base.model is not None and self._penalized(base):
+                # The penalties of its regularizers: of its weights, and of its outputs (an
+                # activity regularizer), as they were at its last call.
+                return Value(frozenset({Grad(base.model, self.doc.span(node), None, weights=True)}))
             if node.attr == "layers":
                 # Some of the model's layers: their variables are the model's, but what calling
                 # one of them cuts is not the whole model's (`for layer in model.layers[1:]`
@@ -89,9 +101,9 @@ class Expressions:
                 # A functional model's placeholders (KerasTensors): no batch ever flows through them
                 # eagerly, so a tape can neither watch nor differentiate them (GG312).
                 return Value(kind=Kind.TENSOR, role="symbolic")
-            if key is not None and frame.cls is not None and frame.cls.is_keras and self.conventions.model(node.attr):
+            if key is not None and cls is not None and cls.is_keras and self.conventions.model(node.attr):
                 return base
-        if key is not None and self.conventions.model(node.attr) and not (frame.cls and frame.cls.is_keras):
+        if key is not None and self.conventions.model(node.attr) and not (cls and cls.is_keras):
             origin = Origin(OriginKind.MODEL, key, f"attr:{key}", self.doc.span(node), guessed=True)
             return Value(kind=Kind.MODEL, model=origin)
         if node.attr in TENSOR_ATTRS_WITHOUT_GRADIENT:

@@ -55,6 +55,16 @@ class Frame:
         by the function's own analysis: not by a summary, nor by a replay for one call."""
         return not self.summary and self.replaying() is None
 
+    def enclosing_class(self) -> ClassInfo | None:
+        """The class whose method this frame is, or whose method it is nested in (a function
+        defined in `call` reads the method's `self`, so `self.x` is that class's attribute)."""
+        frame: Frame | None = self
+        while frame is not None:
+            if frame.cls is not None:
+                return frame.cls
+            frame = frame.parent
+        return None
+
     def lookup(self, name: str) -> Value | None:
         frame: Frame | None = self
         while frame is not None:

@@ -50,6 +50,7 @@ class Foreign:
     summary: Value | None = None        # a function's return value in terms of its parameters
     model: bool = False                 # a Keras model/layer class, or a function returning one
     regularized: Span | None = None     # where (in `path`) the model declares a regularizer (GG311)
+    plain_class: bool = False           # a class that is no model or layer: its objects keep what they are given
 
 
 class JediResolver:
@@ -254,7 +255,8 @@ class _ForeignModule:
             info = engine.classes.get(node.name)
             keras = bool(info and info.is_keras)
             effect = engine.class_effect(info) if keras else None
-            return Foreign(self.path, node.name, model=keras, regularized=effect and effect.regularized)
+            return Foreign(self.path, node.name, model=keras, regularized=effect and effect.regularized,
+                           plain_class=not keras and not (info and info.is_module))
         try:
             summary = engine.summary(node, None)
         except RecursionError:
