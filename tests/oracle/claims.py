@@ -11,6 +11,8 @@
 * A *regularization claim* (GG311): the gradients the program asks for leave out the penalties
   its layers declare. TensorFlow's answer: the same program run with every penalty doubled asks
   for the same gradients (runner.py, `_regularization_fact`).
+* A break reported with a side path ("only a weight penalty still carries a gradient"): every
+  gradient is present, the prediction's path is cut; counted apart (`other`), like GG202.
 * GG202 claims that a target *is* trained (gradients present, algorithm wrong): not a None claim,
   and the generator writes no TD targets, so it is counted apart (`other`).
 """
@@ -24,6 +26,10 @@ REGULARIZATION_CODES = frozenset({"GG311"})
 # Rules that name the source they claim about (its span is that source in the gradient call).
 GROUP_CODES = frozenset({"GG302", "GG306"})
 OTHER_CODES = frozenset({"GG202", "GG900"})
+# A break whose model still gets a gradient from a side path ("only a weight penalty still carries
+# a gradient for `model.trainable_variables`": the loss adds `model.losses`): the claim is that
+# the prediction's path is cut, with every gradient present. No None to check: counted apart.
+SIDE_PATH = "still carries a gradient for"
 
 
 @dataclass(frozen=True)
@@ -44,7 +50,7 @@ def claims_of(diagnostics, group_spans) -> list[Claim]:
         if d.code.startswith("E"):
             continue
         kind = ("guard" if d.code in GUARD_CODES else "regularization" if d.code in REGULARIZATION_CODES
-                else "other" if d.code in OTHER_CODES else "gradient")
+                else "other" if d.code in OTHER_CODES or SIDE_PATH in d.message else "gradient")
         group = None
         if d.code in GROUP_CODES:
             group = _group_at(d.span, group_spans)

@@ -476,7 +476,10 @@ def generate(seed: int, index: int) -> Program:
     path_names = []
     forward: list[str] = []
     outside: list[str] = []
-    falls_back = ask.fallback != "none" and dims["combine"] != "genexp_models"
+    # A custom gradient on the only path would sit in the branch the run never takes: what its
+    # call raises (GG314) is then said of code that never runs.
+    falls_back = ask.fallback != "none" and dims["combine"] != "genexp_models" \
+        and not (dims["construct"] == "custom_gradient" and len(paths) == 1)
     dims["fallback"] = ask.fallback if falls_back else "none"
     for i, (path, expr) in enumerate(paths):
         name = f"out_{i + 1}"

@@ -25,11 +25,11 @@ RESTART_EVERY = 400
 PROGRAM_TIMEOUT = 120.0  # seconds; a program that takes longer is labelled "invalid: timeout"
 # Exceptions that are the consequence of a missing gradient, not of a broken program.
 GRADIENT_ERRORS = ("No gradients provided", "NoneType", "non-persistent", "No gradient defined",
-                   "can only be used to compute one set of gradients",
-                   # a custom gradient reading a variable whose `grad` takes no `variables` (GG314)
-                   "grad_fn must accept keyword argument 'variables'",
-                   # a symbolic Keras tensor (`model.inputs`) watched or differentiated (GG312)
-                   "of type 'KerasTensor', not tf.Tensor")
+                   "can only be used to compute one set of gradients")
+# ... and those TensorFlow raises before any gradient call returns: a custom gradient reading a
+# variable whose `grad` takes no `variables` (GG314, raised by the forward pass in the tape), a
+# symbolic Keras tensor (`model.inputs`) watched or differentiated (GG312).
+EARLY_GRADIENT_ERRORS = ("grad_fn must accept keyword argument 'variables'", "of type 'KerasTensor', not tf.Tensor")
 
 
 @dataclass(frozen=True)
@@ -176,7 +176,8 @@ def label_of(facts: dict) -> Label:
     elif any(not present for call in calls for present in call):
         status = "broken"
     elif error:
-        status = "broken" if calls and any(s in error for s in GRADIENT_ERRORS) else "invalid"
+        status = "broken" if calls and any(s in error for s in GRADIENT_ERRORS) \
+            or any(s in error for s in EARLY_GRADIENT_ERRORS) else "invalid"
     elif calls:
         status = "ok"
     else:
