@@ -139,8 +139,12 @@ class Engine(Statements, Expressions, Calls, Objects, Layers, Sinks):
                 loss = next((k.value for k in node.keywords if k.arg == "loss"), None)
                 if loss is None and len(node.args) >= 2:
                     loss = node.args[1]
+                eager = any(k.arg == "run_eagerly" and isinstance(k.value, ast.Constant) and k.value.value is True
+                            for k in node.keywords)
                 for candidate in self._loss_candidates(loss):
                     self.loss_functions.add(id(candidate))
+                    if eager:  # `fit` runs it eagerly: a Python branch is a branch, not a `tf.cond`
+                        self.analysis.eager_loss_functions.add(id(candidate))
         for cls in self.classes.values():
             if any((self.imports.qualname(b) or "").startswith("keras.losses") or getattr(b, "attr", "") == "Loss"
                    or getattr(b, "id", "") == "Loss" for b in cls.node.bases):

@@ -176,6 +176,9 @@ class Analysis:
     # `@tf.custom_gradient` functions whose `grad` mishandles the variables they read, by id of the
     # function (GG314; model/custom_gradients.py).
     custom_gradients: dict[int, object] = field(default_factory=dict)
+    # Loss functions compiled with `run_eagerly=True`, by id of the function: `fit` calls them
+    # eagerly (GG313: a constant fallback there is a None, not a traced branch's zeros).
+    eager_loss_functions: set[int] = field(default_factory=set)
 
     def record_truth_test(self, node: ast.AST, value_node: ast.AST, value: Value) -> None:
         test = self.truth_tests.setdefault(id(node), TruthTest(node, value_node))
@@ -209,6 +212,7 @@ class Analysis:
             whole.symbolic_watches.update(part.symbolic_watches)
             whole.constant_fallbacks.update(part.constant_fallbacks)
             whole.custom_gradients.update(part.custom_gradients)
+            whole.eager_loss_functions |= part.eager_loss_functions
             for key, where in part.regularized_models.items():
                 whole.regularized_models.setdefault(key, where)
         return whole

@@ -242,12 +242,12 @@ def _joined_vanish(values, live: frozenset) -> frozenset:
     keeps on that path (`class_loss + bbox_loss` loses only what `bbox_loss` alone carried)."""
     out = set()
     for span in {span for value in values for span, _ in value.vanish}:
-        kept = set()
+        kept = set()  # paths, by origin and start: the tapes that record a path are stamped on the way
         for value in values:
-            lost = next((grads for where, grads in value.vanish if where == span), frozenset())
-            kept |= value.live - lost
-        if lost := live - kept:
-            out.add((span, frozenset(lost)))
+            lost = {(g.origin, g.site) for g in next((grads for where, grads in value.vanish if where == span), ())}
+            kept |= {(g.origin, g.site) for g in value.live} - lost
+        if lost := frozenset(g for g in live if (g.origin, g.site) not in kept):
+            out.add((span, lost))
     return frozenset(out)
 
 

@@ -79,11 +79,14 @@ optimizer.apply_gradients(zip(grads, model.trainable_variables))
         if not analysis.regularized_models or _adds_regularization(doc):
             return []
         out = []
+        zeros = {id(sink) for sink in analysis.zero_sinks}
         for sink in analysis.sinks + analysis.zero_sinks:  # zeros for None change nothing here
             if sink.kind is not SinkKind.GRADIENT or sink.tape is None or sink.tape.with_node is None:
                 continue
+            # Where a cut is reported (not under ZERO, which hides it), that is the finding to fix first.
+            asked = (Verdict.LIVE,) if id(sink) not in zeros else tuple(v for v in Verdict if v is not Verdict.UNTOUCHED)
             trained = [o for o, s in sink_status(analysis, sink).items()
-                       if s.verdict is Verdict.LIVE and o.key in analysis.regularized_models]
+                       if s.verdict in asked and o.key in analysis.regularized_models]
             if trained:
                 out.append(self._finding(doc, analysis, sink, trained[0]))
         return out

@@ -80,7 +80,10 @@ optimizer.apply_gradients(zip(grads, model.trainable_variables))
         doc = analysis.doc
         out, seen = [], set()
         for sink in analysis.sinks:
-            if sink.kind is not SinkKind.GRADIENT or not sink.target.vanish:
+            # (`minimize(loss_fn)` differentiates `loss_fn()` as a tape would; a loss given to
+            # `compile` is traced by `fit` unless `run_eagerly=True`, and a traced branch gives zeros.)
+            eager_loss = sink.kind is SinkKind.LOSS_FUNCTION and id(sink.node) in analysis.eager_loss_functions
+            if sink.kind not in (SinkKind.GRADIENT, SinkKind.MINIMIZE) and not eager_loss or not sink.target.vanish:
                 continue
             live = {o: s.live for o, s in sink_status(analysis, sink).items() if s.verdict is Verdict.LIVE and s.live}
             by_constant: dict = {}
@@ -105,19 +108,21 @@ optimizer.apply_gradients(zip(grads, model.trainable_variables))
         constant = doc.short(fallback.node)
         same_scope = doc.scope_of(fallback.branch) is doc.scope_of(sink.node)
         is_the_loss = same_scope and isinstance(sink.target_node, ast.Name) and sink.target_node.id == fallback.name
+        loss = (f"{sink.named} (which `fit` differentiates)" if sink.kind is SinkKind.LOSS_FUNCTION
+                else f"the loss {sink.label} differentiates")
         if every and is_the_loss and _python_number(fallback.node) is not None:
             outcome = f"{sink.label} raises TypeError (a Python number is not a tensor)"
         elif every:
-            outcome = (f"the loss {sink.label} differentiates depends on no variable: every gradient is None "
+            outcome = (f"{loss} depends on no variable: every gradient is None "
                        f"(`apply_gradients` raises \"No gradients provided for any variable\")")
         elif len(paths) == 1:
             names = ", ".join(f"`{origin.name}`" for origin in paths[0][1])
-            outcome = (f"the loss {sink.label} differentiates no longer depends on {names}: the gradients for "
+            outcome = (f"{loss} no longer depends on {names}: the gradients for "
                        f"{'its' if len(paths[0][1]) == 1 else 'their'} variables are None")
         else:  # a helper called more than once: each call that takes the branch loses its own
             each = "; ".join(f"{', '.join(f'`{o.name}`' for o in gone)} through the call on line {key[-1].line}"
                              for key, gone in paths)
-            outcome = (f"the loss {sink.label} differentiates loses what only that call reaches ({each}): "
+            outcome = (f"{loss} loses what only that call reaches ({each}): "
                        f"their gradients are None")
         message = f"when this branch is taken the value is the constant `{constant}`, and {outcome}"
         related = (Related(doc.span(sink.node), "the loss is differentiated here"),)
