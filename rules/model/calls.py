@@ -302,7 +302,7 @@ class Calls:
             self.replay_call(func, cls, site.node, actuals, frame, traced)
         result = self.apply_summary(summary, site.node, actuals, frame, func=func)
         if is_custom_gradient_def(func, self.imports):
-            if found := inspect_custom_gradient(func, summary, self.doc.span):
+            if found := inspect_custom_gradient(func, summary, self.doc):
                 self.analysis.custom_gradients.setdefault(id(func), found)
             result = _custom_gradient_result(result, actuals)
             # Its `grad` may still drop what the argument carried (a break rule decides: GG315).

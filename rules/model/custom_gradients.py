@@ -30,17 +30,21 @@ def is_custom_gradient_def(node: ast.AST, imports) -> bool:
                for d in getattr(node, "decorator_list", ()))
 
 
-def inspect(function: ast.FunctionDef, summary: Value, span_of) -> CustomGradient | None:
+def inspect(function: ast.FunctionDef, summary: Value, doc) -> CustomGradient | None:
     """What is wrong with `function`'s `grad`, given the summary of calling `function` (whose
-    live gradients from anything but its parameters are the variables it may read) and
-    `span_of(node)`, the document's spans. Only reads that are proof count (`_proven_read`): the
-    summary over-approximates what a call depends on, and TensorFlow raises only for variables
-    the forward pass really reads."""
+    live gradients from anything but its parameters are the variables it may read). Only reads
+    that are proof count: the summary over-approximates what a call depends on, and TensorFlow
+    raises only for trainable variables the forward pass really reads. A dependence that starts
+    at a variable's read is one; one that starts at a call is one only when the function itself
+    calls a layer (`self.dense(x)`), not a method of an object it holds (`self.queue.dequeue()`)
+    nor a call made elsewhere whose result it captures (an object a method of the class built)."""
     grad = _returned_grad(function)
     read = summary.items[0] if summary.items and len(summary.items) == 2 else summary
-    method_calls = {span_of(n) for n in ast.walk(function) if _method_of_an_object(n)}
+    inside = {id(n) for n in ast.walk(function)}
+    unproven = {doc.span(n) for n in doc.nodes_of(ast.Call)
+                if id(n) not in inside or not _calls_a_layer(n, doc)}
     variables = tuple(sorted({g.origin.name for g in read.live
-                              if g.origin.kind is not OriginKind.PARAM and g.site not in method_calls}))
+                              if g.origin.kind is not OriginKind.PARAM and g.site not in unproven}))
     if grad is None or not variables:
         return None
     if not _takes_variables(grad):
@@ -50,14 +54,30 @@ def inspect(function: ast.FunctionDef, summary: Value, span_of) -> CustomGradien
     return None
 
 
-def _method_of_an_object(node: ast.AST) -> bool:
-    """`self.queue.dequeue()`, `table.lookup(ids)`: a method of an object held somewhere, which
-    may read any of its variables or none (a non-trainable table); a dependence, not proof that a
-    trainable variable is read. Calling the object itself (`self.dense(x)`, `layer(x)`) runs its
-    forward pass, which reads its weights."""
-    return isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
-        and isinstance(node.func.value, (ast.Attribute, ast.Name, ast.Call)) \
-        and not (isinstance(node.func.value, ast.Name) and node.func.value.id == "self")
+def _calls_a_layer(call: ast.Call, doc) -> bool:
+    """`self.dense(x)` where the class sets `self.dense = keras.layers.Dense(...)`, or `layer(x)`
+    for a module-level `layer = keras.layers.Dense(...)`: a Keras layer's forward pass, which reads
+    its (trainable) weights. Not a method of an object held somewhere (`self.queue.dequeue()`,
+    which may read a non-trainable table or nothing), nor an object built by anything else."""
+    func = call.func
+    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "self":
+        scope = next((parent for _, parent in doc.ancestors(call) if isinstance(parent, ast.ClassDef)), None)
+        name = func.attr
+    elif isinstance(func, ast.Name):
+        scope, name = doc.tree, func.id
+    else:
+        return False
+    if scope is None:
+        return False
+    for node in ast.walk(scope):
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call) and any(
+                (isinstance(t, ast.Attribute) and t.attr == name and isinstance(t.value, ast.Name) and t.value.id == "self")
+                or (isinstance(t, ast.Name) and t.id == name) for t in node.targets):
+            qual = doc.imports.qualname(node.value.func) or ""
+            if qual.startswith(("keras.layers.", "keras.Sequential", "keras.Model", "keras.models.",
+                                "tensorflow.keras.layers.", "tensorflow.keras.Sequential", "tensorflow.keras.Model")):
+                return True
+    return False
 
 
 def _returned_grad(function: ast.FunctionDef) -> ast.AST | None:

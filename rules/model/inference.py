@@ -256,7 +256,7 @@ class _ForeignModule:
             keras = bool(info and info.is_keras)
             effect = engine.class_effect(info) if keras else None
             return Foreign(self.path, node.name, model=keras, regularized=effect and effect.regularized,
-                           plain_class=not keras and not (info and info.is_module))
+                           plain_class=_plain(node) and not keras and not (info and info.is_module))
         try:
             summary = engine.summary(node, None)
         except RecursionError:
@@ -268,6 +268,12 @@ class _ForeignModule:
             return Foreign(self.path, node.name, params, model=True,
                            regularized=summary.effect.regularized if summary.effect is not None else None)
         return Foreign(self.path, node.name, params, _localised(summary, self.path))
+
+
+def _plain(cls: ast.ClassDef) -> bool:
+    """A class of no base but `object`: its objects hold what they are given and nothing else
+    (a base of another library, `snt.Module`, may make variables or track them)."""
+    return all(isinstance(b, ast.Name) and b.id == "object" for b in cls.bases) and not cls.keywords
 
 
 def _localised(summary: Value, path: str) -> Value:

@@ -4,7 +4,7 @@ from __future__ import annotations
 import ast
 
 from ...diagnostics import Diagnostic, Severity
-from ...model.values import Kind
+from ...model.library import FIT_METHODS, GRADIENT_METHODS
 from ..rule import CheckRule
 
 _SETUP_METHODS = {"__init__", "build", "get_config", "from_config", "compute_output_shape"}
@@ -71,9 +71,10 @@ grads = tape.gradient(loss, layer.trainable_variables)
 '''
 
     def check(self, analysis):
-        if analysis.zero_sinks and not any(_may_ask_for_variables(sink) for sink in analysis.sinks):
-            # Every gradient of variables this file asks for is `unconnected_gradients=ZERO`: the
-            # weight gets zeros there (a saliency's gradient of a watched input asks for none).
+        if analysis.doc.ask(_asks_only_zeros):
+            # Every gradient of variables this module asks for is `unconnected_gradients=ZERO`:
+            # the weight gets zeros there. (A question about the whole module: the class may be
+            # in another part than the training code, source/components.py.)
             return []
         out = []
         doc = analysis.doc
@@ -172,8 +173,21 @@ def _only_transformed(method, name: str) -> bool:
     return all(id(n) in allowed for n in reads)
 
 
-def _may_ask_for_variables(sink) -> bool:
-    """The sink may ask for some variables' gradients: its sources are not all watched tensors."""
-    if sink.sources is None:
-        return True
-    return any(item.value.kind is not Kind.TENSOR or not item.value.watched for item in sink.sources)
+
+def _asks_only_zeros(doc) -> bool:
+    """The module asks for gradients, and every call that may ask for variables' passes
+    `unconnected_gradients=ZERO` (`tape.gradient(score, x)` of a tensor `x` the module watches asks
+    for none); no `fit`, `minimize` or `train_on_batch`, whose gradients Keras asks without it."""
+    calls = [n for n in doc.nodes_of(ast.Call) if isinstance(n.func, ast.Attribute)]
+    watched = {a.id for n in calls if n.func.attr == "watch" for a in n.args if isinstance(a, ast.Name)}
+    zeros = False
+    for call in calls:
+        if call.func.attr in FIT_METHODS or call.func.attr == "minimize":
+            return False
+        if call.func.attr not in GRADIENT_METHODS or not call.args:
+            continue
+        if any(k.arg == "unconnected_gradients" and "zero" in ast.unparse(k.value).lower() for k in call.keywords):
+            zeros = True
+        elif not (len(call.args) > 1 and isinstance(call.args[1], ast.Name) and call.args[1].id in watched):
+            return False
+    return zeros
