@@ -41,7 +41,7 @@ ROOT = HERE.parent
 DEFAULT_LIST = HERE / "realworld.toml"
 DEFAULT_MIRROR = ROOT.parent / ".mirror"
 DEFAULT_PYTHON = ROOT / ".venv" / "bin" / "python"
-RESULT_FORMAT = 1  # bumped when the JSON layout changes, so old files are refused, not misread
+RESULT_FORMAT = 2  # bumped when the JSON layout changes, so old files are refused, not misread
 
 # An empty config passed with --config: every repository is checked with gradguard's defaults, and
 # the export's folder is the project root (no pyproject.toml or .gitignore of folders above the
@@ -54,7 +54,7 @@ DEFAULTS_CONFIG = ".realworld-defaults.toml"
 HASH_SEED = "0"
 
 # The fields kept per finding: enough to tell one finding from another across runs.
-FINDING_FIELDS = ("path", "line", "code", "message")
+FINDING_FIELDS = ("path", "cell", "line", "code", "message")  # "cell": a notebook's (None for .py files)
 
 # gradguard's own walk (the one `check` runs), in its own interpreter. It is internal API, so when
 # it fails to import or run, the files are counted here instead and the table says so.
@@ -367,7 +367,7 @@ def check(gradguard: Gradguard, tree: Path, timeout: float) -> tuple[list[dict],
     returncode, stdout, stderr = run_bounded(command, tree, timeout)
     seconds = time.perf_counter() - start
     try:
-        findings = [{key: item[key] for key in FINDING_FIELDS} for item in json.loads(stdout)]
+        findings = [{key: item.get(key) for key in FINDING_FIELDS} for item in json.loads(stdout)]
     except (json.JSONDecodeError, TypeError, KeyError):
         raise StepFailed(f"gradguard exit {returncode}, no JSON report: {last_line(stderr)}") from None
     # Exit 2 with a report: an internal error on some files, the others checked; their findings count.
@@ -441,7 +441,7 @@ def read_run(path: str) -> dict:
     try:
         run["repositories"] = [Outcome(**entry) for entry in run["repositories"]]
         for outcome in run["repositories"]:
-            outcome.findings = [{key: finding[key] for key in FINDING_FIELDS} for finding in outcome.findings]
+            outcome.findings = [{key: finding.get(key) for key in FINDING_FIELDS} for finding in outcome.findings]
         if not all(isinstance(run["gradguard"][key], str) for key in ("version", "commit", "python")):
             raise TypeError("gradguard's version, commit and python must be strings")
         if not isinstance(run["date"], str):
@@ -578,11 +578,12 @@ def finding_changes(before: dict, after: dict, names: list[str]) -> list[str]:
 
 def finding_keys(findings: Iterable[dict]) -> Counter:
     # A multiset: the same message twice on one line is two findings.
-    return Counter((f["path"], f["line"], f["code"], f["message"]) for f in findings)
+    return Counter((f["path"], f["cell"], f["line"], f["code"], f["message"]) for f in findings)
 
 
 def shown(sign: str, findings: list[tuple[str, tuple]]) -> list[str]:
-    lines = [f"{sign} {name} {path}:{line} {code} {message}" for name, (path, line, code, message) in findings]
+    lines = [f"{sign} {name} {path}:{'' if cell is None else f'cell {cell}:'}{line} {code} {message}"
+             for name, (path, cell, line, code, message) in findings]
     return ["```", *lines, "```"] if lines else ["none"]
 
 
