@@ -3,6 +3,13 @@
 Positions are 1-based lines and 0-based *character* columns (not UTF-8 bytes), end exclusive.
 Everything here is plain data so that the CLI, the JSON/SARIF writers and the language server
 can share it without knowing how it was computed.
+
+Values here and in the analyzer are immutable by convention: a changed copy is made with
+`dataclasses.replace` (or model/values.py's `evolve`), never by assigning to a field. They are
+declared `unsafe_hash=True` rather than `frozen=True` (hashable, compared by value) because
+Python 3.11 compiles each generated method with an `exec` of its own, and frozen's two more per
+class made creating the analyzer's ~50 dataclasses a tenth of a `check` of 300 lines
+(docs/performance.md); the classes compared by identity only declare `eq=False, repr=False`.
 """
 from __future__ import annotations
 
@@ -25,7 +32,7 @@ class Safety(str, enum.Enum):
     UNSAFE = "unsafe"    # changes behaviour or types; review before applying
 
 
-@dataclass(frozen=True, order=True)
+@dataclass(unsafe_hash=True, order=True)
 class Span:
     line: int
     col: int
@@ -45,13 +52,13 @@ class Span:
         )
 
 
-@dataclass(frozen=True)
+@dataclass(unsafe_hash=True)
 class Edit:
     span: Span
     new_text: str
 
 
-@dataclass(frozen=True)
+@dataclass(unsafe_hash=True)
 class Fix:
     title: str
     safety: Safety
@@ -60,7 +67,7 @@ class Fix:
     preferred: bool = False
 
 
-@dataclass(frozen=True)
+@dataclass(unsafe_hash=True)
 class Related:
     span: Span
     message: str
@@ -79,7 +86,7 @@ def display_path(path: str, relative_to: str) -> str:
     return shown if not shown.startswith("../../") else path
 
 
-@dataclass(frozen=True)
+@dataclass(unsafe_hash=True)
 class Diagnostic:
     code: str
     severity: Severity

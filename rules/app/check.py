@@ -44,7 +44,7 @@ def fix_document(text: str, is_notebook: bool, lint_python: Callable[[str], list
 
 
 
-@dataclass
+@dataclass(eq=False, repr=False)
 class FileOutcome:
     """One file's share of a CheckRun, sent back from a worker process."""
 
@@ -57,7 +57,7 @@ class FileOutcome:
     results: list[tuple[Path, str, list[Diagnostic]]]  # for the result cache
 
 
-@dataclass
+@dataclass(eq=False, repr=False)
 class CheckRun:
     args: argparse.Namespace
     config: Config  # the first PATH's (stdin's); each file has its own: config_for

@@ -14,7 +14,7 @@ from .output import Finding
 
 
 
-@dataclass
+@dataclass(eq=False, repr=False)
 class Document:
     """One checked file: its bytes as read (to detect changes) and its text (BOM removed)."""
 

@@ -32,7 +32,7 @@ Finding = tuple[str, "str | Notebook", Diagnostic]
 CODES_URL = "https://github.com/gradguard/gradguard/blob/main/docs/output-formats.md"
 
 
-@dataclass(frozen=True)
+@dataclass(unsafe_hash=True)
 class CliCode:
     """A code the CLI reports itself, outside the rule registry (and so outside the catalogue)."""
 
@@ -97,7 +97,7 @@ def rule_url(code: str) -> str | None:
 # positions
 
 
-@dataclass(frozen=True)
+@dataclass(unsafe_hash=True)
 class Place:
     """A position as shown: the cell (1-based, None outside notebooks), 1-based line, 0-based column."""
 

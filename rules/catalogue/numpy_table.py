@@ -49,7 +49,7 @@ if TYPE_CHECKING:
 _EMPTY: Mapping[str, Any] = MappingProxyType({})
 
 
-@dataclass(frozen=True)
+@dataclass(unsafe_hash=True)
 class Swap:
     """One numpy function and the TensorFlow op that replaces it."""
 
@@ -296,7 +296,7 @@ SWAPS: dict[str, Swap] = {swap.numpy: swap for swap in _ENTRIES}
 _NOT_LITERAL = object()
 
 
-@dataclass(frozen=True)
+@dataclass(unsafe_hash=True)
 class Argument:
     """What a swap needs to know of one argument of the numpy call (from libcst or `ast` alike)."""
 
@@ -305,7 +305,7 @@ class Argument:
     literal: Any = _NOT_LITERAL   # its Python value when it is a literal (`0`, `None`, `(0, 1)`)
 
 
-@dataclass(frozen=True)
+@dataclass(unsafe_hash=True)
 class Planned:
     """One argument of the TensorFlow call: the numpy call's argument `index`, or a `default`'s
     source text, passed by `keyword` (None: positionally)."""

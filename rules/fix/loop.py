@@ -34,7 +34,7 @@ class FixTarget(Protocol):
         """The target with the fixes that fit and do not conflict applied, and how many that was."""
 
 
-@dataclass(frozen=True)
+@dataclass(unsafe_hash=True)
 class FixOutcome:
     target: FixTarget
     fixed: int                       # fixes applied, over all rounds
@@ -56,7 +56,7 @@ def fix_until_stable(target: FixTarget, diagnose: Callable[[str], Sequence[Diagn
     return FixOutcome(target, fixed, diagnostics)
 
 
-@dataclass(frozen=True)
+@dataclass(unsafe_hash=True)
 class PythonText:
     """A Python file's text."""
 
@@ -75,7 +75,7 @@ class PythonText:
         return PythonText(apply_edits(self.text, non_conflicting_edits(chosen))), len(chosen)
 
 
-@dataclass(frozen=True)
+@dataclass(unsafe_hash=True)
 class CellTexts:
     """A notebook's code cells as separate texts (the editor's cell documents), analysed joined.
 
@@ -105,7 +105,7 @@ class CellTexts:
         return CellTexts(texts), len(chosen)
 
 
-@dataclass(frozen=True)
+@dataclass(unsafe_hash=True)
 class NotebookJson:
     """An .ipynb file's JSON text: fixes are written back into its code cells."""
 

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 
-@dataclass
+@dataclass(eq=False, repr=False)
 class Budget:
     """Seconds of jedi time left for one document, and a way to stop early when it is stale."""
 

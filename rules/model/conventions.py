@@ -36,7 +36,7 @@ DOCS = "docs/name-conventions.md"
 _COUNT = re.compile(r"(num|n|number_of|max|min)_", re.IGNORECASE)  # `num_layers`: a number of them
 
 
-@dataclass(frozen=True)
+@dataclass(unsafe_hash=True)
 class NameConventions:
     """The guesses in force for one analysis (the defaults, or as `[tool.gradguard]` sets them)."""
 

@@ -17,7 +17,7 @@ CUSTOM_GRADIENT = {"tensorflow.custom_gradient", "tensorflow.compat.v1.custom_gr
                    "tensorflow.compat.v2.custom_gradient"}
 
 
-@dataclass(frozen=True)
+@dataclass(unsafe_hash=True)
 class CustomGradient:
     function: ast.FunctionDef        # the decorated function
     grad: ast.AST                    # the `grad` function it returns (a def or a lambda)

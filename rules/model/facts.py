@@ -22,7 +22,7 @@ class SinkKind(enum.Enum):
     FIT = "fit"                      # `model.fit(...)`: Keras differentiates the compiled loss for the model
 
 
-@dataclass
+@dataclass(eq=False, repr=False)
 class TapeInfo:
     id: str
     name: str
@@ -37,7 +37,7 @@ class TapeInfo:
             self.gradient_calls.append(call)
 
 
-@dataclass
+@dataclass(eq=False, repr=False)
 class SourceItem:
     """One entry of the variables `tape.gradient` is asked about."""
 
@@ -48,7 +48,7 @@ class SourceItem:
     element: bool = False
 
 
-@dataclass
+@dataclass(eq=False, repr=False)
 class Sink:
     """A value something differentiates: the loss of a `tape.gradient`, `minimize` or loss function."""
 
@@ -81,7 +81,7 @@ class Sink:
         return f"{self.named} on line {self.node.lineno}"
 
 
-@dataclass
+@dataclass(eq=False, repr=False)
 class TruthTest:
     """A name tested by an `if` or `while` (`if grads:`, `if grads is None:`, `if len(grads) == 0:`)."""
 
@@ -90,7 +90,7 @@ class TruthTest:
     kinds: set[Kind] = field(default_factory=set)  # what the name held, over every walk of the test
 
 
-@dataclass
+@dataclass(eq=False, repr=False)
 class Rebinding:
     """A name that held a `tf.Variable` is assigned again (`w = w - lr * g`, `w -= lr * g`)."""
 
@@ -106,7 +106,7 @@ class Rebinding:
         return self.reads_itself and self.variable.kind is OriginKind.VARIABLE
 
 
-@dataclass
+@dataclass(eq=False, repr=False)
 class MinimizeCall:
     """`optimizer.minimize(loss, ...)`, whatever the loss is (a callable or an already computed tensor)."""
 
@@ -115,7 +115,7 @@ class MinimizeCall:
     loss: Value
 
 
-@dataclass
+@dataclass(eq=False, repr=False)
 class ConstantFallback:
     """`loss = tf.constant(0.0)` in one branch of an `if` whose other branch gives `loss` a gradient,
     or `loss = model_loss if n > 0 else 0.0`."""
@@ -125,7 +125,7 @@ class ConstantFallback:
     branch: ast.AST                   # the `if` statement, or the conditional expression
 
 
-@dataclass
+@dataclass(eq=False, repr=False)
 class ClassInfo:
     node: ast.ClassDef
     is_keras: bool                    # a Keras layer, model or loss (its `self` is the model)
@@ -142,7 +142,7 @@ class ClassInfo:
         return self.is_keras or self.is_module
 
 
-@dataclass
+@dataclass(eq=False, repr=False)
 class Analysis:
     doc: Document
     sinks: list[Sink] = field(default_factory=list)

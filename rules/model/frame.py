@@ -9,7 +9,7 @@ from .facts import ClassInfo, TapeInfo
 from .values import Value
 
 
-@dataclass
+@dataclass(eq=False, repr=False)
 class Frame:
     """The state while evaluating one function body (or the module)."""
 

@@ -40,7 +40,7 @@ MAX_MODULE_BYTES = 500_000     # a generated or vendored giant is not worth the 
 MAX_PARSED_DOCUMENTS = 8       # analysed documents whose jedi parse trees stay cached
 
 
-@dataclass(frozen=True)
+@dataclass(unsafe_hash=True)
 class Foreign:
     """A callable defined in another module, as the engine needs it."""
 
@@ -223,7 +223,7 @@ class JediResolver:
         return self._modules[key]
 
 
-@dataclass
+@dataclass(eq=False, repr=False)
 class _ForeignModule:
     path: str
     engine: object

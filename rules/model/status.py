@@ -31,7 +31,7 @@ class Verdict(enum.Enum):
     SILENT = "silent"            # nothing to say that another finding does not say better
 
 
-@dataclass
+@dataclass(eq=False, repr=False)
 class OriginStatus:
     live: list[Grad] = field(default_factory=list)     # paths the sink's tape can differentiate
     cuts: list[Cut] = field(default_factory=list)      # paths cut by a break

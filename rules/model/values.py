@@ -40,7 +40,7 @@ class OriginKind(str, enum.Enum):
     NEW = "new"            # just constructed, named by the assignment that binds it
 
 
-@dataclass(frozen=True)
+@dataclass(unsafe_hash=True)
 class Origin:
     """Something whose trainable variables a loss can depend on."""
 
@@ -72,7 +72,7 @@ class Origin:
         return self.name
 
 
-@dataclass(frozen=True)
+@dataclass(unsafe_hash=True)
 class Grad:
     origin: Origin
     site: Span                        # the model call or variable read that started the dependency
@@ -87,7 +87,7 @@ class Grad:
     opaque: bool = False
 
 
-@dataclass(frozen=True)
+@dataclass(unsafe_hash=True)
 class Break:
     """A non-differentiable step: `.numpy()`, `np.mean`, `tf.round`, `tf.stop_gradient`, ..."""
 
@@ -111,7 +111,7 @@ class Break:
         return self.label.split(", which", 1)[0]
 
 
-@dataclass(frozen=True)
+@dataclass(unsafe_hash=True)
 class LayerEffect:
     """What calling a layer or model does to the gradient, as far as this file shows: the break
     every path from its (first) input goes through, the break every path from its own weights
@@ -152,13 +152,13 @@ class LayerEffect:
 NO_EFFECT = LayerEffect()
 
 
-@dataclass(frozen=True)
+@dataclass(unsafe_hash=True)
 class Cut:
     brk: Break
     grad: Grad
 
 
-@dataclass(frozen=True)
+@dataclass(unsafe_hash=True)
 class Value:
     live: frozenset[Grad] = frozenset()
     cut: frozenset[Cut] = frozenset()
@@ -205,7 +205,7 @@ UNKNOWN = Value()
 
 
 def evolve(obj, **changes):
-    """`dataclasses.replace` for the frozen classes of this module, without its per-call field
+    """`dataclasses.replace` for the value classes of this module, without its per-call field
     inspection and `__init__` (they have no `__post_init__`): the engine copies values tens of
     thousands of times per file, and `replace` was a tenth of its time."""
     assert changes.keys() <= obj.__dataclass_fields__.keys(), changes.keys()
@@ -296,7 +296,7 @@ def cut_by(value: Value, brk: Break, absorb: bool = False) -> Value:
     return Value(frozenset(), value.cut | cuts, Kind.NUMPY)
 
 
-@dataclass
+@dataclass(eq=False, repr=False)
 class Site:
     """A call or comparison as the engine sees it, for `BreakRule.match`."""
 

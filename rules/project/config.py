@@ -55,7 +55,7 @@ _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _CODE_PREFIX = re.compile(r"^[A-Z]+[0-9]*$")
 
 
-@dataclass(frozen=True)
+@dataclass(unsafe_hash=True)
 class Config:
     select: tuple[str, ...] = ("GG",)
     ignore: tuple[str, ...] = ()
@@ -173,7 +173,7 @@ def load_config_file(path: Path) -> Config:
     return _config_from_table(data, path)
 
 
-@dataclass
+@dataclass(eq=False, repr=False)
 class Configs:
     """The configuration of each path: the nearest pyproject.toml with `[tool.gradguard]` at or
     above its folder (each folder's answer cached), or one `fixed` configuration for every path
@@ -288,7 +288,7 @@ def _config_from_table(table: object, path: Path, in_tool_table: bool | None = N
     )
 
 
-@dataclass
+@dataclass(eq=False, repr=False)
 class Checker:
     where: str
 

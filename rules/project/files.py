@@ -16,7 +16,7 @@ from .config import Config, Configs
 from .globs import GitIgnore
 
 
-@dataclass
+@dataclass(eq=False, repr=False)
 class Walk:
     config: Config | Configs  # one Config for every folder, or each folder's own (Configs)
     warn: Callable[[str], None]

@@ -19,7 +19,7 @@ if TYPE_CHECKING:  # imported where globs are compiled: a walk without .gitignor
     import pathspec
 
 
-@dataclass(frozen=True)
+@dataclass(unsafe_hash=True)
 class _Spec:
     """One file's globs: pathspec's GitIgnoreSpec for files, its patterns one by one for folders.
 
@@ -81,7 +81,7 @@ def _spec(lines: tuple[str, ...]) -> _Spec:
     return _Spec(spec, folders)
 
 
-@dataclass(frozen=True)
+@dataclass(unsafe_hash=True)
 class Globs:
     """A list of globs read as the lines of one .gitignore file."""
 
@@ -120,7 +120,7 @@ def glob_matches_path(glob: str, rel_path: str, is_dir: bool = False) -> bool:
     return exclude_spec((glob,)).matches_path(rel_path, is_dir)
 
 
-@dataclass(frozen=True)
+@dataclass(unsafe_hash=True)
 class GitIgnore:
     """The .gitignore files met while walking down from the project root: (folder, its globs),
     outermost first."""

@@ -28,7 +28,7 @@ from ..source.document import Document
 from .diagnose import deduplicated, diagnostics_for
 
 
-@dataclass
+@dataclass(eq=False, repr=False)
 class _Part:
     statements: tuple[ast.stmt, ...]  # the part's own statements (shared ones excluded), in order
     context: tuple                    # what every part depends on: imports, shared statements, settings
@@ -42,7 +42,7 @@ class _Part:
 _ADDERS = frozenset(COLLECTION_ADDERS)
 
 
-@dataclass
+@dataclass(eq=False, repr=False)
 class _Statement:
     node: ast.stmt
     shared_at_start: bool      # it is the first statement (where a docstring is shared)

@@ -39,7 +39,7 @@ import symtable
 from dataclasses import dataclass
 
 
-@dataclass(frozen=True)
+@dataclass(unsafe_hash=True)
 class Names:
     """What one top-level statement binds and reads, as far as linking is concerned."""
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from .document import parse, split_lines
 
 
-@dataclass
+@dataclass(eq=False, repr=False)
 class _Chunk:
     first: int                  # 1-based first line (its first decorator's)
     last: int                   # 1-based last line

@@ -69,7 +69,7 @@ _CAUGHT_TOKEN_ERRORS = (  # what IPython's tokenutil.generate_tokens_catch_error
 _TRANSFORM_LIMIT = 500  # IPython gives up after as many rounds
 
 
-@dataclass(frozen=True)
+@dataclass(unsafe_hash=True)
 class CellPython:
     """A cell as Python: one line per line of the cell, each ending in "\\n"."""
 

@@ -113,7 +113,7 @@ def writable_in_cells(edits: Sequence[Edit], source: str, *, shifted: bool = Tru
     return True
 
 
-@dataclass(frozen=True)
+@dataclass(unsafe_hash=True)
 class CodeCell:
     index: int           # position in the notebook's `cells` list
     first_line: int      # 1-based line of the joined source where the cell starts
