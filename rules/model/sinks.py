@@ -24,7 +24,7 @@ class Sinks:
         if method in GRADIENT_METHODS and node.args:
             if tape is not None:
                 tape.record_gradient_call(node)
-            self._record_gradient_sink(site, tape, frame, guessed, zeros=_zeros_for_unconnected(node))
+            self._record_gradient_sink(site, tape, frame, guessed, zeros=asks_for_zeros(node))
             # The gradient depends on what the loss depended on, through operations the tapes still
             # recording now record too: an outer tape can differentiate it (second-order gradients,
             # gradient penalties, MAML).
@@ -283,7 +283,7 @@ def _argument(node: ast.Call, index: int, keyword: str) -> ast.AST | None:
     return next((k.value for k in node.keywords if k.arg == keyword), None)
 
 
-def _zeros_for_unconnected(call: ast.Call) -> bool:
+def asks_for_zeros(call: ast.Call) -> bool:
     """`unconnected_gradients=tf.UnconnectedGradients.ZERO` (or "zero"): zeros, never None."""
     option = next((k.value for k in call.keywords if k.arg == "unconnected_gradients"), None)
     if isinstance(option, ast.Constant):

@@ -5,6 +5,7 @@ import ast
 
 from ...diagnostics import Diagnostic, Severity
 from ...model.library import FIT_METHODS, GRADIENT_METHODS
+from ...model.sinks import asks_for_zeros
 from ..rule import CheckRule
 
 _SETUP_METHODS = {"__init__", "build", "get_config", "from_config", "compute_output_shape"}
@@ -186,7 +187,7 @@ def _asks_only_zeros(doc) -> bool:
             return False
         if call.func.attr not in GRADIENT_METHODS or not call.args:
             continue
-        if any(k.arg == "unconnected_gradients" and "zero" in ast.unparse(k.value).lower() for k in call.keywords):
+        if asks_for_zeros(call):
             zeros = True
         elif not (len(call.args) > 1 and isinstance(call.args[1], ast.Name) and call.args[1].id in watched):
             return False
