@@ -89,11 +89,8 @@ class Calls:
         """`model.compile(loss=fit_loss)` of a model whose layers declare regularizers: what `fit`
         differentiates is `fit_loss` plus the penalties (engine `_record_loss_function_sink`)."""
         effect = self.effect_of(model)
-        if effect is None or effect.regularized is None:
-            return
-        node = site.node
-        loss = next((k.value for k in node.keywords if k.arg == "loss"), node.args[1] if len(node.args) > 1 else None)
-        self.penalized_losses.update(id(candidate) for candidate in self._loss_candidates(loss))
+        if effect is not None and effect.regularized is not None:
+            self.penalized_losses.update(id(candidate) for candidate in self.compiled_losses.get(id(site.node), ()))
 
     def _tuple_outputs(self, site: Site, result: Value, frame: Frame) -> Value:
         """`values, indices = tf.math.top_k(x)`: the outputs the table lists have no gradient; the

@@ -49,6 +49,7 @@ class Engine(Statements, Expressions, Calls, Objects, Layers, Sinks):
         # Loss functions compiled into a model whose layers declare regularizers: Keras adds the
         # penalties (`model.losses`) to what they return, and those depend on the model.
         self.penalized_losses: set[int] = set()
+        self.compiled_losses: dict[int, list[ast.AST]] = {}  # by id of a `compile` call: its loss functions
         self.summaries: dict[int, Value | None] = {}
         self.effects: dict[int, object] = {}            # ClassInfo → LayerEffect of its `call` (layers.py)
         self.analyzed_methods: set[int] = set()         # `__init__`/`build` analysed early for an effect
@@ -141,7 +142,8 @@ class Engine(Statements, Expressions, Calls, Objects, Layers, Sinks):
                     loss = node.args[1]
                 eager = any(k.arg == "run_eagerly" and isinstance(k.value, ast.Constant) and k.value.value is True
                             for k in node.keywords)
-                for candidate in self._loss_candidates(loss):
+                candidates = self.compiled_losses[id(node)] = list(self._loss_candidates(loss))
+                for candidate in candidates:
                     self.loss_functions.add(id(candidate))
                     if eager:  # `fit` runs it eagerly: a Python branch is a branch, not a `tf.cond`
                         self.analysis.eager_loss_functions.add(id(candidate))
