@@ -40,9 +40,10 @@ def inspect(function: ast.FunctionDef, summary: Value, doc) -> CustomGradient | 
     nor a call made elsewhere whose result it captures (an object a method of the class built)."""
     grad = _returned_grad(function)
     read = summary.items[0] if summary.items and len(summary.items) == 2 else summary
-    inside = {id(n) for n in ast.walk(function)}
-    unproven = {doc.span(n) for n in doc.nodes_of(ast.Call)
-                if id(n) not in inside or not _calls_a_layer(n, doc)}
+    read_at = {g.site for g in read.live if g.origin.kind is not OriginKind.PARAM}
+    calls = {span: n for n in doc.nodes_of(ast.Call) if (span := doc.span(n)) in read_at}  # the dependences a call starts
+    inside = {id(n) for n in ast.walk(function)} if calls else set()
+    unproven = {span for span, n in calls.items() if id(n) not in inside or not _calls_a_layer(n, doc)}
     variables = tuple(sorted({g.origin.name for g in read.live
                               if g.origin.kind is not OriginKind.PARAM and g.site not in unproven}))
     if grad is None or not variables:
