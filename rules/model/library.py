@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import ast
 
+from ..source.questions import ModuleQuestion
+
 KERAS_MODEL_FACTORIES = (
     "keras.Sequential", "keras.Model", "keras.models.Sequential", "keras.models.Model",
     "keras.models.load_model", "keras.models.clone_model", "keras.saving.load_model",
@@ -82,12 +84,15 @@ _TEST_SESSIONS = {"cached_session", "test_session"}
 _TF1_ONLY_OPTIMIZER = "tensorflow.train."  # gone in TensorFlow 2 (there: tf.compat.v1.train)
 
 
-def builds_graphs(doc) -> bool:
-    """The file is TensorFlow 1 graph code: it imports `tensorflow.compat.v1` as its `tf`, or uses
-    sessions (a test case's too), placeholders, graphs, Estimators, TF1-only optimizers or a test
-    of the execution mode anywhere (a question about the whole module: `doc.ask(builds_graphs)`)."""
-    return doc.imports.tensorflow_v1_as_tf or any(graph_attribute(node, doc.imports)
-                                                  for node in doc.nodes_of(ast.Attribute))
+def _graph_attributes(nodes, imports) -> bool:
+    return any(isinstance(node, ast.Attribute) and graph_attribute(node, imports) for node in nodes)
+
+
+# The file is TensorFlow 1 graph code: it imports `tensorflow.compat.v1` as its `tf`, or uses
+# sessions (a test case's too), placeholders, graphs, Estimators, TF1-only optimizers or a test of
+# the execution mode anywhere (a question about the whole module: `doc.ask(builds_graphs)`).
+builds_graphs = ModuleQuestion("builds_graphs", _graph_attributes,
+                               lambda facts, imports: imports.tensorflow_v1_as_tf or any(facts), uses_imports=True)
 
 
 def graph_attribute(node: ast.Attribute, imports) -> bool:

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import ast
 
+from ..source.questions import ModuleQuestion
 from .facts import Sink, SinkKind, SourceItem, TapeInfo, name_key, watched_key
 from .frame import Frame
-from .library import GRADIENT_METHODS, builds_graphs, is_traced_def
+from .library import FIT_METHODS, GRADIENT_METHODS, builds_graphs, is_traced_def
 from .values import UNKNOWN, Grad, Kind, Origin, OriginKind, Site, Value, evolve, join
 
 
@@ -281,6 +282,43 @@ def _argument(node: ast.Call, index: int, keyword: str) -> ast.AST | None:
     if len(node.args) > index:
         return node.args[index]
     return next((k.value for k in node.keywords if k.arg == keyword), None)
+
+
+def _zero_facts(nodes: list[ast.AST], imports) -> tuple[bool, frozenset[str], bool, tuple]:
+    """What `asks_only_zeros` needs of some of the module's nodes: whether a call is `fit` or
+    `minimize`, the names given to `watch`, whether a gradient call asks for zeros, and the second
+    argument (a name, or None) of each gradient call that does not."""
+    blocks, zeros, watched, others = False, False, set(), []
+    for call in nodes:
+        if not isinstance(call, ast.Call) or not isinstance(call.func, ast.Attribute):
+            continue
+        method = call.func.attr
+        if method in FIT_METHODS or method == "minimize":
+            blocks = True
+        elif method == "watch":
+            watched.update(a.id for a in call.args if isinstance(a, ast.Name))
+        elif method in GRADIENT_METHODS and call.args:
+            if asks_for_zeros(call):
+                zeros = True
+            else:
+                second = call.args[1] if len(call.args) > 1 else None
+                others.append(second.id if isinstance(second, ast.Name) else None)
+    return blocks, frozenset(watched), zeros, tuple(others)
+
+
+def _only_zeros(facts: list[tuple[bool, frozenset[str], bool, tuple]], imports) -> bool:
+    if any(blocks for blocks, _, _, _ in facts):
+        return False
+    watched = frozenset().union(*(names for _, names, _, _ in facts))
+    if any(name is None or name not in watched for _, _, _, others in facts for name in others):
+        return False
+    return any(zeros for _, _, zeros, _ in facts)
+
+
+# The module asks for gradients, and every call that may ask for variables' passes
+# `unconnected_gradients=ZERO` (`tape.gradient(score, x)` of a tensor `x` the module watches asks
+# for none); no `fit`, `minimize` or `train_on_batch`, whose gradients Keras asks without it.
+asks_only_zeros = ModuleQuestion("asks_only_zeros", _zero_facts, _only_zeros)
 
 
 def asks_for_zeros(call: ast.Call) -> bool:

@@ -16,15 +16,16 @@ replays random edits on the corpus and compares with a fresh analysis after each
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..diagnostics import Diagnostic
 from ..model import record
 from ..model.engine import analyze_document
 from ..model.facts import Analysis
-from ..model.library import COLLECTION_ADDERS, builds_graphs, graph_attribute
+from ..model.library import COLLECTION_ADDERS
 from ..source.components import Names, components, is_shared, names_of, nodes_of
 from ..source.document import Document
+from ..source.questions import ModuleQuestion
 from .diagnose import deduplicated, diagnostics_for
 
 
@@ -48,15 +49,17 @@ class _Statement:
     shared_at_start: bool      # it is the first statement (where a docstring is shared)
     names: Names | None        # None: shared by every part (imports, the docstring)
     imports: list[ast.AST]     # the import statements in it, in source order
-    attributes: list[ast.Attribute]
-    _graphs: tuple = (None, False)  # the module's imports and whether an attribute here is TF1's
+    nodes: list[ast.AST]       # all of its nodes, for the questions about the whole module
+    facts: dict = field(default_factory=dict)  # ModuleQuestion → (the imports it was asked with, its fact)
 
-    def builds_graphs(self, doc: Document, imports) -> bool:
-        """`library.builds_graphs` asked of this statement's attributes, with the module's imports:
-        the module builds graphs when one of its statements does (the question is per attribute)."""
-        if self._graphs[0] != imports:
-            self._graphs = (imports, any(graph_attribute(node, doc.imports) for node in self.attributes))
-        return self._graphs[1]
+    def fact(self, question: ModuleQuestion, doc: Document, imports) -> object:
+        """`question`'s fact of this statement, worked out again only when the module's imports
+        changed (and the question depends on them)."""
+        known = self.facts.get(question)
+        used = imports if question.uses_imports else None
+        if known is None or known[0] != used:
+            known = self.facts[question] = (used, question.of_nodes(self.nodes, doc.imports))
+        return known[1]
 
 
 class PartCache:
@@ -80,8 +83,7 @@ class PartCache:
         # depends on where they are too (`_Part.shared_at`).
         context = (tuple(doc.text(stmt) for stmt in shared), imports, conventions, id(break_rules))
         shared_at = tuple((stmt.lineno, stmt.end_lineno) for stmt in shared)
-        graphs = doc.imports.tensorflow_v1_as_tf or any(s.builds_graphs(doc, imports) for s in statements)
-        doc.tell(builds_graphs, graphs)
+        doc.statement_facts = lambda question: [s.fact(question, doc, imports) for s in statements]
         groups = [[body[i] for i in group] for group in self._components([s.names for s in statements])] or [[]]
         recorder = record.active()
         kept: dict[tuple[int, ...], _Part] = {}
@@ -107,15 +109,14 @@ class PartCache:
         known = self._statements.get(id(stmt))
         if known is not None and known.node is stmt and known.shared_at_start == (index == 0):
             return known
-        nodes = nodes_of(stmt)  # once: for its imports, its attributes and its names
+        nodes = nodes_of(stmt)  # once: for its imports, its names and the questions about the module
         imports = sorted((n for n in nodes if isinstance(n, (ast.Import, ast.ImportFrom))),
                          key=lambda n: (n.lineno, n.col_offset))
-        attributes = [n for n in nodes if isinstance(n, ast.Attribute)]
         names = None
         if not is_shared(stmt, index):
             first = min([stmt.lineno, *(d.lineno for d in getattr(stmt, "decorator_list", ()))])
             names = names_of(stmt, "".join(doc.lines[first - 1: stmt.end_lineno]), _ADDERS, nodes)
-        return _Statement(stmt, index == 0, names, imports, attributes)
+        return _Statement(stmt, index == 0, names, imports, nodes)
 
     def _components(self, names: list[Names | None]) -> list[list[int]]:
         """`components(names)`, reused when no statement's names changed (a keystroke inside a

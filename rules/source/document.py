@@ -45,6 +45,9 @@ class Document:
         self._spans: dict[ast.AST, Span] = {}  # rules and the engine ask for the same nodes' spans
         self.whole = self     # the module; a part's is the document it is a part of
         self.asked: dict[tuple, object] = {}   # the questions `ask` answered, with their answers
+        # question → its fact for each top-level statement (questions.ModuleQuestion), when an
+        # editor's part cache keeps them; None: a question walks the whole tree.
+        self.statement_facts = None
 
     @classmethod
     def part(cls, whole: "Document", body: list[ast.stmt]) -> "Document":
@@ -54,15 +57,10 @@ class Document:
         part = cls.__new__(cls)
         part.source, part.path, part.parser, part.lines = whole.source, whole.path, None, whole.lines
         part._spans = whole._spans
-        part.whole, part.asked = whole, {}
+        part.whole, part.asked, part.statement_facts = whole, {}, None
         part.__dict__["tree"] = ast.Module(body=list(body), type_ignores=[])
         part.__dict__["imports"] = whole.imports
         return part
-
-    def tell(self, query, answer, *args) -> None:
-        """The answer to `ask(query, *args)`, worked out by a caller that knows a cheaper way (from
-        what it keeps per statement)."""
-        self.asked[(query, args)] = answer
 
     def ask(self, query, *args):
         """`query(module_document, *args)`: a question about the whole module (the line a new import

@@ -4,8 +4,7 @@ from __future__ import annotations
 import ast
 
 from ...diagnostics import Diagnostic, Severity
-from ...model.library import FIT_METHODS, GRADIENT_METHODS
-from ...model.sinks import asks_for_zeros
+from ...model.sinks import asks_only_zeros
 from ..rule import CheckRule
 
 _SETUP_METHODS = {"__init__", "build", "get_config", "from_config", "compute_output_shape"}
@@ -72,7 +71,7 @@ grads = tape.gradient(loss, layer.trainable_variables)
 '''
 
     def check(self, analysis):
-        if analysis.doc.ask(_asks_only_zeros):
+        if analysis.doc.ask(asks_only_zeros):
             # Every gradient of variables this module asks for is `unconnected_gradients=ZERO`:
             # the weight gets zeros there. (A question about the whole module: the class may be
             # in another part than the training code, source/components.py.)
@@ -172,23 +171,3 @@ def _only_transformed(method, name: str) -> bool:
                 allowed |= {id(n) for n in ast.walk(value)}
     reads = [n for n in ast.walk(method) if isinstance(n, ast.Name) and n.id in tainted and isinstance(n.ctx, ast.Load)]
     return all(id(n) in allowed for n in reads)
-
-
-
-def _asks_only_zeros(doc) -> bool:
-    """The module asks for gradients, and every call that may ask for variables' passes
-    `unconnected_gradients=ZERO` (`tape.gradient(score, x)` of a tensor `x` the module watches asks
-    for none); no `fit`, `minimize` or `train_on_batch`, whose gradients Keras asks without it."""
-    calls = [n for n in doc.nodes_of(ast.Call) if isinstance(n.func, ast.Attribute)]
-    watched = {a.id for n in calls if n.func.attr == "watch" for a in n.args if isinstance(a, ast.Name)}
-    zeros = False
-    for call in calls:
-        if call.func.attr in FIT_METHODS or call.func.attr == "minimize":
-            return False
-        if call.func.attr not in GRADIENT_METHODS or not call.args:
-            continue
-        if asks_for_zeros(call):
-            zeros = True
-        elif not (len(call.args) > 1 and isinstance(call.args[1], ast.Name) and call.args[1].id in watched):
-            return False
-    return zeros

@@ -6,6 +6,7 @@ import ast
 from ...diagnostics import Diagnostic, Edit, Related, Safety, Severity, Span, display_path
 from ...model.facts import SinkKind
 from ...model.status import Verdict, sink_status
+from ...source.questions import ModuleQuestion
 from ..edits import make_fix, tensorflow_alias
 from ..rule import CheckRule
 
@@ -76,7 +77,7 @@ optimizer.apply_gradients(zip(grads, model.trainable_variables))
 
     def check(self, analysis):
         doc = analysis.doc
-        if not analysis.regularized_models or _adds_regularization(doc):
+        if not analysis.regularized_models or doc.ask(_adds_regularization):
             return []
         out = []
         zeros = {id(sink) for sink in analysis.zero_sinks}
@@ -125,10 +126,16 @@ def _targets(stmt: ast.stmt) -> list[ast.AST]:
     return list(stmt.targets) if isinstance(stmt, ast.Assign) else [stmt.target]
 
 
-def _adds_regularization(doc) -> bool:
-    """The file reads `.losses` or calls what adds them (`compute_loss`), anywhere: it adds them
-    somewhere, which may be where this loss needs them (a helper)."""
-    return any(node.attr in _ADDERS and doc.imports.qualname(node) is None  # not the module `keras.losses`
-               for node in doc.nodes_of(ast.Attribute)) or \
-        any(node.id == "regularization_losses" for node in doc.nodes_of(ast.Name))  # a keyword's value, named
+def _reads_penalties(nodes, imports) -> bool:
+    return any((isinstance(node, ast.Attribute) and node.attr in _ADDERS
+                and imports.qualname(node) is None)  # not the module `keras.losses`
+               or (isinstance(node, ast.Name) and node.id == "regularization_losses")  # a keyword's value, named
+               for node in nodes)
+
+
+# The file reads `.losses` or calls what adds them (`compute_loss`), anywhere: it adds them
+# somewhere, which may be where this loss needs them (a helper). A question about the whole
+# module: the helper may be in another part than the loss (source/components.py).
+_adds_regularization = ModuleQuestion("adds_regularization", _reads_penalties, lambda facts, imports: any(facts),
+                                      uses_imports=True)
 
