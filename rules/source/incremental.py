@@ -13,6 +13,7 @@ back to a full parse. One parser serves one document and is not thread-safe.
 from __future__ import annotations
 
 import ast
+import bisect
 from dataclasses import dataclass, field
 
 from .document import parse, split_lines
@@ -93,11 +94,14 @@ class IncrementalParser:
         old = self._lines
         if old is None or len(old) != len(lines) or not self._chunks:
             return None
-        if any(old[i] != lines[i] for i in self._gaps):
+        first, last = _changed_lines(old, lines)  # (first > last: the same text, every chunk kept)
+        gaps = self._gaps[bisect.bisect_left(self._gaps, first):bisect.bisect_right(self._gaps, last)]
+        if any(old[i] != lines[i] for i in gaps):
             return None  # a line between statements changed: the structure may have too
         chunks, body = [], []
         for chunk in self._chunks:
-            if old[chunk.first - 1:chunk.last] != lines[chunk.first - 1:chunk.last]:  # (no join of every chunk)
+            if chunk.first - 1 <= last and chunk.last - 1 >= first \
+                    and old[chunk.first - 1:chunk.last] != lines[chunk.first - 1:chunk.last]:
                 chunk = _reparse(chunk, "".join(lines[chunk.first - 1:chunk.last]), self.path)
                 if chunk is None:
                     return None
@@ -130,6 +134,22 @@ class IncrementalParser:
         self.parsed += len(new)
         self._chunks = kept + new
         return ast.Module(body=[stmt for chunk in self._chunks for stmt in chunk.body], type_ignores=[])
+
+
+def _changed_lines(old: list[str], new: list[str]) -> tuple[int, int]:
+    """The first and last 0-based index where two lists of lines of the same length differ
+    (first > last: none). A keystroke changes one line: comparing from both ends finds it
+    without comparing every chunk's lines."""
+    first = 0
+    for first, (a, b) in enumerate(zip(old, new)):
+        if a != b:
+            break
+    else:
+        return len(old), -1
+    last = len(old) - 1
+    while last > first and old[last] == new[last]:
+        last -= 1
+    return first, last
 
 
 _CONTINUES = ("else", "elif", "except", "finally")  # a line at column 0 that belongs to the statement above
