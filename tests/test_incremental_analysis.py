@@ -195,7 +195,8 @@ def test_parts_link_what_a_name_a_method_or_a_class_can_carry():
 
 
 def test_top_level_code_links_to_the_bindings_before_it():
-    # Every binding of `model` to the one before it, and each reader to the binding before it;
+    # Each reader to the binding before it; a statement that binds `model` before reading it is
+    # its own (what it creates is its own), one binding it on a branch only joins the one before;
     # `print` runs before any binding of `model` (and `b` reads what nobody binds).
     assert _parts_of(
         "print(model)\n"
@@ -204,7 +205,45 @@ def test_top_level_code_links_to_the_bindings_before_it():
         "if first:\n    model = 3\n"
         "model = 2\n"
         "b = len([])\n"
-    ) == [["b"], ["first", "if first:", "model", "model"], ["print"]]
+        "after = model\n"
+    ) == [["after", "model"], ["b"], ["first", "if first:", "model"], ["print"]]
+
+
+def test_notebook_cells_that_each_build_their_model_are_apart():
+    cell = ("model = keras.Sequential()\nmodel.add(keras.layers.Dense(1))\n"
+            "with tf.GradientTape() as tape:\n    loss = model(x)\n"
+            "grads = tape.gradient(loss, model.trainable_variables)\n")
+    assert _parts_of("import tensorflow as tf\n" + cell + cell) == [
+        ["grads", "model", "model.add", "with tf.GradientTape"]] * 2
+    # An attribute set on a name is read back by its text, whatever the name is bound to next.
+    assert _parts_of("ns = make()\nns.model = m\nns = make()\nprint(ns.model)\n") == [
+        ["ns", "ns", "ns.model", "print"]]
+
+
+def test_a_function_reads_the_binding_before_each_statement_that_may_run_it():
+    # `report` reads `model` when it runs: at the end (the last binding) and when `report()`
+    # runs it (the binding before that); `model = 1` is read by nobody, nor is `other`'s binding
+    # run by anything that runs `report`.
+    assert _parts_of(
+        "model = 1\n"
+        "def report():\n    return model\n"
+        "model = 2\n"
+        "report()\n"
+        "model = 3\n"
+        "def other():\n    return 0\n"
+        "other()\n"
+    ) == [["def other", "other"], ["def report", "model", "model", "report"], ["model"]]
+    # A function bound to a name that a run function calls is run there too: `step` reads `lr`
+    # where `train()` runs, through `hook` (and where `hook = step` is, which gets its value).
+    assert _parts_of(
+        "lr = 1\n"
+        "def step():\n    return lr\n"
+        "lr = 2\n"
+        "hook = step\n"
+        "def train():\n    return hook()\n"
+        "train()\n"
+        "lr = 3\n"
+    ) == [["def step", "def train", "hook", "lr", "lr", "train"], ["lr"]]
 
 
 def test_a_statement_python_cannot_read_alone_is_linked_to_everything():
@@ -292,3 +331,41 @@ def test_a_line_added_in_the_last_function_keeps_the_parts_above():
     edited_again = edited.replace("        loss = v * x\n", "        loss = v * x\n        loss = loss * 2\n")
     assert api.lint_tolerant(edited_again, "t.py", CONFIG, parser=parser) == api.lint_tolerant(edited_again, "t.py", CONFIG)
     assert cache.reused - reused >= 1  # `first` and `w`, above the second edit, were not analysed again
+
+
+def test_a_compiled_loss_is_the_function_its_name_holds_at_the_compile():
+    """Two `def loss` in one module (two notebook cells): `compile(loss=loss)` compiles the one
+    bound above it, as Python does, not the module's last `def loss` (the engine used to take
+    that one by name, which another part of the module holds)."""
+    source = (
+        "import tensorflow as tf\nimport keras\n\n\n"
+        "def loss(y_true, y_pred):\n    return tf.reduce_mean(tf.square(y_true - tf.round(y_pred)))\n\n\n"
+        "model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(1)])\n"
+        "model.compile(optimizer='adam', loss=loss)\n\n\n"
+        "def loss():\n    return 0.0\n"
+    )
+    _assert_parts_find(source, [("GG401", 6)])
+
+
+def test_a_module_that_adds_the_penalties_anywhere_is_asked_as_a_whole():
+    """GG311 is silent where the module reads `model.losses` somewhere (a helper may add them to
+    this loss): a question about the whole module, which a part alone cannot answer."""
+    regularized = (
+        "model = keras.Sequential([keras.layers.Dense(1, kernel_regularizer=keras.regularizers.L2(0.01))])\n"
+        "x = tf.ones((2, 3))\n"
+        "with tf.GradientTape() as tape:\n    loss = tf.reduce_mean(model(x))\n"
+        "grads = tape.gradient(loss, model.trainable_variables)\n"
+    )
+    header = "import tensorflow as tf\nimport keras\n\n"
+    _assert_parts_find(header + regularized, [("GG311", 8)])
+    _assert_parts_find(header + regularized + "\nother = keras.Sequential()\nprint(other.losses)\n", [])
+
+
+def test_a_variable_rebound_from_itself_is_reported_where_a_gradient_asks_for_it():
+    """GG304 compares the variable a statement rebinds with what the gradients ask for, not
+    names: a second cell's own `w`, rebound after its last use, is not the first cell's."""
+    first = ("w = tf.Variable(1.0)\nwith tf.GradientTape() as tape:\n    loss = w * 2.0\n"
+             "g = tape.gradient(loss, [w])\n")
+    header = "import tensorflow as tf\n\n"
+    _assert_parts_find(header + first + "\nw = tf.Variable(3.0)\nw = w - 0.1\n", [])
+    _assert_parts_find(header + first + "w = w - 0.1 * g[0]\n", [("GG304", 7)])

@@ -16,6 +16,7 @@ import ast
 from collections.abc import Iterator
 
 from ..diagnostics import Span
+from ..source.components import is_shared, statement_binds
 from ..source.document import Document
 from .calls import Calls
 from .conventions import DEFAULT, NameConventions
@@ -24,11 +25,14 @@ from .facts import Analysis, ClassInfo, Sink, SinkKind, SourceItem, TapeInfo
 from .frame import Frame
 from .layers import Layers
 from .objects import Objects
-from .library import KERAS_BASES, KERAS_MODEL_PACKAGES, TF_MODULES, is_traced_def
+from .library import COLLECTION_ADDERS, KERAS_BASES, KERAS_MODEL_PACKAGES, TF_MODULES, is_traced_def
 from .record import engine_class
 from .sinks import Sinks
 from .statements import Statements
 from .values import UNKNOWN, Cut, Grad, Kind, Origin, OriginKind, Value, evolve, join, through, variable_origins
+
+
+_ADDERS = frozenset(COLLECTION_ADDERS)
 
 
 class Engine(Statements, Expressions, Calls, Objects, Layers, Sinks):
@@ -66,6 +70,8 @@ class Engine(Statements, Expressions, Calls, Objects, Layers, Sinks):
         self.unlisted_tapes = 0                          # tapes of replays and `minimize`: not in analysis.tapes
         self.graph_mode: bool | None = None               # the file is TF1 graph code (library.builds_graphs)
         self.opens_tape: dict[int, bool] = {}            # function → it opens a GradientTape (sinks.py)
+        self.top_statement: ast.stmt | None = None       # the module's statement being run (statements.py)
+        self._binders_of: dict[str, list[int]] = {}      # name → top-level statements binding it (function_named)
 
     def fresh_origin(self, call: ast.AST) -> Origin:
         """A model or variable made by this call: its own identity until a name is bound to it
@@ -85,7 +91,9 @@ class Engine(Statements, Expressions, Calls, Objects, Layers, Sinks):
         self._collect_definitions(tree)
         module = Frame({}, None, None)
         self.module = module
-        self.exec_block(tree.body, module)
+        for stmt in tree.body:
+            self.top_statement = stmt
+            self.exec_stmt(stmt, module)
         return module
 
     def run(self) -> Analysis:
@@ -163,15 +171,48 @@ class Engine(Statements, Expressions, Calls, Objects, Layers, Sinks):
         elif isinstance(node, ast.Dict):
             for value in node.values:
                 yield from self._loss_candidates(value)
-        elif isinstance(node, ast.Name) and node.id in self.functions:
-            yield self.functions[node.id]
+        elif isinstance(node, ast.Name) and (function := self.function_named(node)) is not None:
+            yield function
         elif isinstance(node, ast.Lambda):
             yield node
-        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in self.functions:
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
+                and (factory := self.function_named(node.func)) is not None:
             # A loss factory: `compile(loss=weighted_loss(0.5))` returns its inner function.
-            for inner in ast.walk(self.functions[node.func.id]):
-                if isinstance(inner, (ast.FunctionDef, ast.Lambda)) and inner is not self.functions[node.func.id]:
+            for inner in ast.walk(factory):
+                if isinstance(inner, (ast.FunctionDef, ast.Lambda)) and inner is not factory:
                     yield inner
+
+    def function_named(self, name: ast.Name) -> ast.AST | None:
+        """The module-level function `name` stands for where it is read, found before the module
+        runs (for `compile(loss=huber)`): the module's binding of the name before the top-level
+        statement it is in, or its last binding when it is read inside a function (which runs
+        later); None when that binding is not a `def`. As Python does, and as the editor's parts
+        link them (source/components.py): another `def huber` elsewhere is another function."""
+        if name.id not in self.functions:
+            return None
+        top, deferred = name, False
+        for child, parent in self.doc.ancestors(name):
+            deferred = deferred or isinstance(parent, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))
+            top = child
+        body = self.doc.tree.body
+        binders = self._binders(name.id)
+        if deferred or top not in body:
+            binder = binders[-1] if binders else None
+        else:
+            index = body.index(top)
+            binder = next((i for i in reversed(binders) if i < index), None)
+        found = body[binder] if binder is not None else None
+        return found if isinstance(found, (ast.FunctionDef, ast.AsyncFunctionDef)) and found.name == name.id else None
+
+    def _binders(self, name: str) -> list[int]:
+        """The indexes of the module's top-level statements that bind `name` (as the editor's
+        parts count bindings: source/components.py's `names_of`)."""
+        known = self._binders_of.get(name)
+        if known is None:
+            body, lines = self.doc.tree.body, self.doc.lines
+            known = self._binders_of[name] = [
+                i for i, stmt in enumerate(body) if not is_shared(stmt, i) and name in statement_binds(stmt, lines, _ADDERS)]
+        return known
 
     # ----------------------------------------------------------------------------- functions
     def analyze_function(self, node: ast.AST, parent: Frame, cls: ClassInfo | None = None) -> None:

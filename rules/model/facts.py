@@ -222,11 +222,12 @@ class Analysis:
         are not the variable any more."""
         return {r.variable for r in self.rebindings.values() if r.replaces_variable}
 
-    def gradient_source_names(self, function: ast.AST | None) -> set[str]:
-        """The names (`w`, `self.w`) in the sources of the `tape.gradient` calls inside `function`."""
-        return {key for sink in self.sinks
-                if sink.kind is SinkKind.GRADIENT and sink.function is function and sink.source_node is not None
-                for node in ast.walk(sink.source_node) if (key := name_key(node))}
+    def gradient_source_origins(self, function: ast.AST | None) -> set[Origin]:
+        """What the `tape.gradient` calls inside `function` (None: the module's code) ask for: the
+        origins of their sources (`w`, `self.w`, the elements of `params = [w, b]`)."""
+        return {origin for sink in self.sinks
+                if sink.kind is SinkKind.GRADIENT and sink.function is function and sink.sources
+                for item in sink.sources for origin in item.origins}
 
 
 def watched_key(tape: TapeInfo | None, key: str) -> str:

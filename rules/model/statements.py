@@ -260,10 +260,20 @@ class Statements:
             return evolve(value, model=frame.cls.origin)  # sub-layers and weights belong to the model
         if value.model is None:
             return value  # e.g. a non-trainable variable
-        scope = getattr(frame.function, "name", "module")
         kind = OriginKind.VARIABLE if value.kind == Kind.VARIABLE else OriginKind.MODEL
-        origin = Origin(kind, key, f"{scope}:{key}", self.doc.span(value_node), integer=value.model.integer)
+        origin = Origin(kind, key, self._binding_key(key, frame), self.doc.span(value_node), integer=value.model.integer)
         return evolve(value, model=origin)
+
+    def _binding_key(self, key: str, frame: Frame) -> str:
+        """The identity of what a binding of `key` creates: in a function, its name there (every
+        call of the function makes "the same" model); at the top level, its name and the module's
+        statement that binds it, since two cells of a notebook that each build `model` build two
+        models, and an editor analyses statements that share no value apart (report/parts.py).
+        The statement's line follows a space, which sorts before any character of a name, so
+        origins still sort by name first."""
+        if frame.function is None and self.top_statement is not None:
+            return f"module:{key} @{self.top_statement.lineno}"
+        return f"{getattr(frame.function, 'name', 'module')}:{key}"
 
     def _name_new_items(self, key: str, value: Value, frame: Frame, value_node: ast.AST) -> Value:
         """`variables = [tf.Variable(a), tf.Variable(b)]`: the elements are `variables[0]`, `variables[1]`."""

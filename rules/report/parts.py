@@ -22,7 +22,7 @@ from ..diagnostics import Diagnostic
 from ..model import record
 from ..model.engine import analyze_document
 from ..model.facts import Analysis
-from ..model.library import COLLECTION_ADDERS
+from ..model.library import COLLECTION_ADDERS, PREDICT_METHODS
 from ..source.components import Names, components, is_shared, names_of, nodes_of
 from ..source.document import Document
 from ..source.questions import ModuleQuestion
@@ -41,6 +41,7 @@ class _Part:
 
 
 _ADDERS = frozenset(COLLECTION_ADDERS)
+_DISPATCHED = frozenset(PREDICT_METHODS)  # found among the file's classes by name (calls._plain_class_method)
 
 
 @dataclass(eq=False, repr=False)
@@ -123,7 +124,7 @@ class PartCache:
         function changes its text, seldom what it binds and reads)."""
         old, groups = self._partition
         if len(old) != len(names) or any(a is not b and a != b for a, b in zip(old, names)):
-            groups = components(names)
+            groups = components(names, _DISPATCHED)
         self._partition = (names, groups)
         return groups
 

@@ -9,17 +9,21 @@ independent parts: analysing each part alone (with the module's imports) gives t
 the whole module, and an edit inside one part leaves the others' findings as they were.
 
 Every link is over-approximated, so a part is never too small:
-- a name read inside a function, lambda or class body (read when it runs, whenever that is)
-  links to every statement binding that name at the top level or through `global`;
-- a name read or bound by top-level code links to the nearest earlier statement binding it;
-  so every top-level binding of a name is linked to the one before it: the engine compares a
-  new value with the old one, and names what a statement creates after its target
-  (`module:model`), a key that every binding of the name shares. Only code that runs before the
-  first binding of a name (reading a builtin, or nothing yet) is not linked by it;
+- a name bound through `global` (when the function runs, whenever that is) links every
+  statement mentioning it;
+- a name whose earlier value top-level code may see (read before the statement binds it, bound
+  on some branches only) links to the nearest earlier statement binding it; a statement that
+  binds a name before reading it is not linked to the binding before: what it creates is its
+  own (the engine names it after its target and its statement, `module:model @12`);
+- a name read inside a function links to its last top-level binding (the engine analyses the
+  function at the end) and to the binding before each statement of its part (any of them may
+  run the function, and only they can: running it takes its value);
 - a class defined anywhere (even inside a function) is found by its name, so its name links to
   every statement that mentions that name;
-- an attribute read (`agent.learn`, but not `super().__init__`) links to every class defining a
-  method of that name;
+- an attribute read (`model.predict`, but not `super().__init__`) links to every class defining
+  a method of that name, for the names the engine looks up that way (`dispatched`: a method it
+  finds among the file's classes by its name alone); any other method is found through the
+  receiver's value, which a name carries;
 - setting an attribute or an item of a name at the top level (`ns.model = m`), or adding to it
   (`history.append(q)`), binds that name;
 - a function reading one of its own names before binding it (`w = w - lr * g`) reads the
@@ -35,6 +39,7 @@ Scopes are Python's own (`symtable`), so a local `loss` in two functions links n
 from __future__ import annotations
 
 import ast
+import bisect
 import symtable
 from dataclasses import dataclass
 
@@ -45,11 +50,14 @@ class Names:
 
     now_reads: frozenset[str]      # names read (or bound again) by the statement's own top-level code
     binds: frozenset[str]          # names it binds at the top level
+    needs: frozenset[str]          # names whose value before the statement its top-level code may see
+    stored: frozenset[str]         # names whose attributes it sets (`ns.model = m`)
     later_reads: frozenset[str]    # module names read or bound when a function or class body runs
     later_binds: frozenset[str]    # module names bound then (`global`), and the classes it defines at any depth
     attributes: frozenset[str]     # attribute names read
     methods: frozenset[str]        # names of the methods of the classes it defines
     opaque: bool = False           # unreadable by symtable: linked to everything
+    deferred: bool = False         # a function definition: its body runs only when something runs it
 
 
 def nodes_of(root: ast.AST) -> list[ast.AST]:
@@ -79,6 +87,13 @@ def _add_children(node: ast.AST, out: list[ast.AST]) -> None:
             out.append(value)
 
 
+def statement_binds(stmt: ast.stmt, lines: list[str], adders: frozenset[str]) -> frozenset[str]:
+    """The module names top-level statement `stmt` binds, as the parts count them (`names_of`):
+    the engine asks it where it resolves a name before the module runs. `lines`: the module's."""
+    first = min([stmt.lineno, *(d.lineno for d in getattr(stmt, "decorator_list", ()))])
+    return names_of(stmt, "".join(lines[first - 1: stmt.end_lineno]), adders).binds
+
+
 def is_shared(stmt: ast.stmt, index: int) -> bool:
     """Imports and the module docstring: part of every part."""
     if isinstance(stmt, (ast.Import, ast.ImportFrom)):
@@ -95,9 +110,12 @@ def names_of(stmt: ast.stmt, text: str, adders: frozenset[str] = frozenset(), no
     try:
         top = symtable.symtable(text, "<statement>", "exec")
     except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return Names(frozenset(), frozenset(), frozenset(), frozenset(), attributes, methods, opaque=True)
-    now_reads, binds = set(), set()
+        return Names(frozenset(), frozenset(), frozenset(), frozenset(), frozenset(), frozenset(), attributes,
+                     methods, opaque=True)
+    now_reads, binds, referenced = set(), set(), set()
     for symbol in top.get_symbols():
+        if symbol.is_referenced():
+            referenced.add(symbol.get_name())
         if symbol.is_referenced() or symbol.is_assigned():
             now_reads.add(symbol.get_name())
         if symbol.is_assigned() or symbol.is_imported() or symbol.is_namespace():
@@ -113,22 +131,47 @@ def names_of(stmt: ast.stmt, text: str, adders: frozenset[str] = frozenset(), no
                 if symbol.is_declared_global() and symbol.is_assigned():
                     later_binds.add(symbol.get_name())
     later_reads |= _read_before_bound(stmt, nodes)
-    binds |= _stored_under(stmt, adders)
-    return Names(frozenset(now_reads), frozenset(binds), frozenset(later_reads), frozenset(later_binds),
-                 attributes, methods)
+    stored, dotted = _stored_under(stmt, adders)
+    binds |= stored
+    if isinstance(stmt, _DEFINITIONS):  # its decorators, defaults and bases run before it binds its name
+        needs = referenced
+    else:
+        needs = (_needed_before(stmt) & now_reads) | stored
+    return Names(frozenset(now_reads), frozenset(binds), frozenset(needs), frozenset(dotted),
+                 frozenset(later_reads), frozenset(later_binds), attributes, methods,
+                 deferred=isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)))
+
+
+def _needed_before(stmt: ast.stmt) -> set[str]:
+    """The names whose value from before `stmt` its own top-level code may see, as the engine
+    runs it: read before the statement binds them (`loss = loss + 1`, a loop reading what a later
+    line of it binds), bound only on some branches (`if`, `match`: the value after is the join
+    with the one before), or never bound by the engine (an `except ... as e`, an `import` inside
+    it). A name the statement binds before any read of it (`model = build()`, a cell's
+    `with tf.GradientTape() as tape:` then `tape.gradient`) does not need the value before, so the
+    statement is not linked to the binding before it: two notebook cells that each build `model`
+    are two parts."""
+    reads = _Reads(branches_bind=False)
+    reads.statement(stmt)
+    stores, unbound = reads.stores, reads.unbound
+    early = {name for name, read in reads.loads.items()
+             if name in unbound or name not in stores or read < stores[name]}
+    return early | reads.maybe
 
 
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
+_DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 
 
-def _stored_under(stmt: ast.stmt, adders: frozenset[str]) -> set[str]:
+def _stored_under(stmt: ast.stmt, adders: frozenset[str]) -> tuple[set[str], set[str]]:
     """Names whose attributes or items the statement's top-level code sets (`ns.model = m`,
     `buffers[0] = b`) or adds to (`history.append(q)`): the engine keeps the value under the name
     (`ns.model`), so the statement binds that name for whoever reads it later, even where nothing
-    else binds it."""
-    found, stack = set(), [stmt]
+    else binds it. And, apart, the names whose attributes it sets: the engine keeps those under
+    their text (`ns.model`), which a new binding of `ns` does not replace."""
+    found, dotted, stack = set(), set(), [stmt]
     if isinstance(stmt, (*_SCOPES, ast.ClassDef)):
-        return found  # its body runs later, in a frame of its own
+        return found, dotted  # its body runs later, in a frame of its own
     while stack:
         node = stack.pop()
         if isinstance(node, (*_SCOPES, ast.ClassDef)):
@@ -142,8 +185,10 @@ def _stored_under(stmt: ast.stmt, adders: frozenset[str]) -> set[str]:
                 root = root.value
             if isinstance(root, ast.Name):
                 found.add(root.id)
+                if isinstance(node, ast.Attribute):
+                    dotted.add(root.id)
         stack.extend(_children(node))
-    return found
+    return found, dotted
 
 
 def _read_before_bound(stmt: ast.stmt, nodes: list | None = None) -> set[str]:
@@ -183,11 +228,28 @@ class _Reads:
     not (`except E as e`, a `case` pattern's captures, an `import` inside the function) are read
     from the module wherever they are read."""
 
-    def __init__(self) -> None:
+    def __init__(self, branches_bind: bool = True) -> None:
         self.loads: dict[str, tuple] = {}
         self.stores: dict[str, tuple] = {}
         self.declared: set[str] = set()
         self.unbound: set[str] = set()
+        # `branches_bind=False`: a binding on one branch of an `if`/`match` (or by `:=`) is only
+        # a binding that may happen (`maybe`), as it is for the engine, which joins the branches
+        # with the value before; Python's scoping (the default) makes it a local all the same.
+        self.branches_bind = branches_bind
+        self.maybe: set[str] = set()
+        self._branching = 0
+
+    def _store(self, name: str, at: tuple) -> None:
+        if self._branching:
+            self.maybe.add(name)
+        else:
+            self.stores.setdefault(name, at)
+
+    def _branch(self, statements: list[ast.stmt]) -> None:
+        self._branching += not self.branches_bind
+        self.block(statements)
+        self._branching -= not self.branches_bind
 
     def block(self, statements: list[ast.stmt]) -> None:
         for stmt in statements:
@@ -201,16 +263,20 @@ class _Reads:
             self.unbound.update((alias.asname or alias.name).split(".")[0] for alias in stmt.names)
         elif isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             self.expression(stmt, (stmt.lineno, stmt.col_offset))  # decorators, defaults, body: later
-            self.stores.setdefault(stmt.name, (stmt.lineno, stmt.col_offset))
+            self._store(stmt.name, (stmt.lineno, stmt.col_offset))
         elif isinstance(stmt, (ast.For, ast.AsyncFor)):
             self.expression(stmt.iter, None)
             self.expression(stmt.target, None, ((stmt.iter.end_lineno or stmt.iter.lineno), _LATER))
             self.block(stmt.body)
             self.block(stmt.orelse)
-        elif isinstance(stmt, (ast.While, ast.If)):
+        elif isinstance(stmt, ast.While):  # the engine walks its body (twice), joining nothing
             self.expression(stmt.test, None, ((stmt.test.end_lineno or stmt.test.lineno), _LATER))
             self.block(stmt.body)
             self.block(stmt.orelse)
+        elif isinstance(stmt, ast.If):
+            self.expression(stmt.test, None, ((stmt.test.end_lineno or stmt.test.lineno), _LATER))
+            self._branch(stmt.body)
+            self._branch(stmt.orelse)
         elif isinstance(stmt, (ast.With, ast.AsyncWith)):
             last = stmt.items[-1].context_expr
             header = ((last.end_lineno or last.lineno), _LATER)
@@ -235,7 +301,9 @@ class _Reads:
                 self.expression(case.pattern, None)
                 if case.guard is not None:
                     self.expression(case.guard, None, ((case.guard.end_lineno or case.guard.lineno), _LATER))
-                self.block(case.body)
+                self._branch(case.body)
+        elif isinstance(stmt, ast.AnnAssign) and stmt.value is None:  # `x: int` binds nothing
+            self.expression(stmt.annotation, None)
         else:  # a simple statement
             if isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Name):  # `x += 1` reads `x`
                 self.loads.setdefault(stmt.target.id, (stmt.lineno, stmt.col_offset))
@@ -252,7 +320,7 @@ class _Reads:
                 if isinstance(current.ctx, ast.Load):
                     loads.setdefault(current.id, later or (current.lineno, current.col_offset))
                 elif later is None and bound_at is not None:
-                    stores.setdefault(current.id, bound_at)
+                    self._store(current.id, bound_at)
                 continue
             if isinstance(current, ast.comprehension):
                 stack.append((current.iter, later))
@@ -264,7 +332,9 @@ class _Reads:
                 later = later or (current.lineno, current.col_offset)
             if isinstance(current, ast.NamedExpr) and later is None:
                 stack.append((current.value, None))
-                if isinstance(current.target, ast.Name):
+                if isinstance(current.target, ast.Name) and not self.branches_bind:
+                    self.maybe.add(current.target.id)  # perhaps inside `a and (b := f())`
+                elif isinstance(current.target, ast.Name):
                     stores.setdefault(current.target.id, ((current.end_lineno or current.lineno), _LATER))
                 continue
             stack.extend((child, later) for child in _children(current))
@@ -287,8 +357,17 @@ def _on_super(node: ast.Attribute) -> bool:
     return isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == "super"
 
 
-def components(names: list[Names | None]) -> list[list[int]]:
-    """The parts: groups of statement indexes (in order), `None` marking a shared statement."""
+def components(names: list[Names | None], dispatched: frozenset[str] | None = None) -> list[list[int]]:
+    """The parts: groups of statement indexes (in order), `None` marking a shared statement.
+    `dispatched`: the method names the engine may look up by name among the file's classes (any
+    class defining one), where it has no value telling it the receiver's class; None: any name.
+
+    The links are directed first, from a statement to those whose values it may get (what it
+    reads, the classes it may call): a function read by the module's names is linked to the
+    binding of each name before every statement that may run it, that is every statement from
+    which it can be reached that way; the parts are then the groups linked either way."""
+    kept = [i for i, own in enumerate(names) if own is not None]
+    gets = _value_links(names, kept, dispatched)
     parent = list(range(len(names)))
 
     def find(i: int) -> int:
@@ -297,45 +376,100 @@ def components(names: list[Names | None]) -> list[list[int]]:
             i = parent[i]
         return i
 
-    def link(i: int, j: int) -> None:
-        parent[find(i)] = find(j)
-
-    binders: dict[str, list[int]] = {}        # top-level bindings, in order
-    late_binders: dict[str, list[int]] = {}   # bindings at an unknown time: `global`, nested classes
-    methods: dict[str, list[int]] = {}
-    opaque = []
-    for i, own in enumerate(names):
-        if own is None:
-            continue
-        if own.opaque:
-            opaque.append(i)
-        for name in own.binds:
-            binders.setdefault(name, []).append(i)
-        for name in own.later_binds:
-            late_binders.setdefault(name, []).append(i)
-        for name in own.methods:
-            methods.setdefault(name, []).append(i)
-    for i, own in enumerate(names):
-        if own is None:
-            continue
-        for name in own.now_reads | own.binds:
-            earlier = next((j for j in reversed(binders.get(name, ())) if j < i), None)
-            if earlier is not None:
-                link(i, earlier)  # and that one to the binding before it, and so on
-        for name in own.later_reads:
-            for j in binders.get(name, ()):
-                link(i, j)
-        for name in own.now_reads | own.binds | own.later_reads | own.later_binds:
-            for j in late_binders.get(name, ()):
-                link(i, j)
-        for name in own.attributes:
-            for j in methods.get(name, ()):
-                link(i, j)
-    kept = [i for i, own in enumerate(names) if own is not None]
-    for i in opaque:
-        for j in kept:
-            link(i, j)
+    for i in kept:
+        for j in gets[i]:
+            parent[find(i)] = find(j)
     groups: dict[int, list[int]] = {}
     for i in kept:
         groups.setdefault(find(i), []).append(i)
     return list(groups.values())
+
+
+def _value_links(names: list[Names | None], kept: list[int], dispatched: frozenset[str] | None) -> list[set[int]]:
+    """For each statement, the statements whose values it may get (see `components`)."""
+    binders: dict[str, list[int]] = {}        # top-level bindings, in order
+    late_binders: dict[str, list[int]] = {}   # bindings at an unknown time: `global`, nested classes
+    methods: dict[str, list[int]] = {}
+    # The last `def` of each name: where nothing binds a name yet, the engine finds it among the
+    # module's functions by name (a read before the `def`, which Python would refuse).
+    defs: dict[str, int] = {}
+    for i in kept:
+        own = names[i]
+        for name in own.binds:
+            binders.setdefault(name, []).append(i)
+            if own.deferred:
+                defs[name] = i
+        for name in own.later_binds:
+            late_binders.setdefault(name, []).append(i)
+        for name in own.methods if dispatched is None else own.methods & dispatched:
+            methods.setdefault(name, []).append(i)
+    gets: list[set[int]] = [set() for _ in names]
+    # A name whose attribute is set (`ns.model = m`) keeps that store through a new binding of
+    # the name (the engine reads `ns.model` back by its text): its bindings stay chained.
+    chained = set().union(*(names[i].stored for i in kept))
+    bound, late, dispatching = binders.keys(), late_binders.keys(), methods.keys()
+    for i in kept:
+        own, mine = names[i], gets[i]
+        for name in (own.needs | (own.binds & chained)) & bound:
+            if (earlier := _binder_before(binders[name], i)) is not None:
+                mine.add(earlier)  # and that one, if it needs the value before it, the one before
+            elif name in defs:
+                mine.add(defs[name])
+        for name in own.later_reads & bound:
+            mine.add(binders[name][-1])  # what the module binds last: the end, when the engine analyses it
+            if name in defs:
+                mine.add(defs[name])  # run before anything binds it
+        if late:
+            for name in late & (own.now_reads | own.binds | own.later_reads | own.later_binds):
+                mine.update(late_binders[name])
+        for name in dispatching & own.attributes:
+            mine.update(methods[name])
+        if own.opaque:
+            mine.update(kept)
+    for i in kept:
+        if names[i].opaque:
+            for j in kept:
+                gets[j].add(i)
+    _add_run_times(names, kept, binders, defs, gets)
+    return gets
+
+
+def _binder_before(binders, i: int) -> int | None:
+    """The last of `binders` (statement indexes, in order) before statement `i`."""
+    at = bisect.bisect_left(binders, i)
+    return binders[at - 1] if at else None
+
+
+def _add_run_times(names, kept, binders, defs, gets) -> None:
+    """A function (or a class's method) reads the module's names when it runs: at the end, when
+    the engine analyses it (linked in `_value_links` to each name's last binding), and whenever a
+    statement of the module runs it. Only a statement that can get its value can run it (from
+    which it is reached through `gets`); there it reads the binding before that statement. Those
+    bindings may make it reach more (a function bound to a name it calls): repeated until no link
+    is added. Only names bound more than once need it: otherwise the last binding is the one."""
+    again = {name for name, where in binders.items() if len(where) > 1}
+    timed = [i for i in kept if names[i].later_reads & again]
+    added = bool(timed)
+    while added:
+        added = False
+        comes_from: dict[int, list[int]] = {}
+        for i in kept:
+            for j in gets[i]:
+                comes_from.setdefault(j, []).append(i)
+        for function in timed:
+            runners = set() if names[function].deferred else {function}  # a class body runs where it is
+            todo = [function]
+            while todo:
+                for i in comes_from.get(todo.pop(), ()):
+                    if i not in runners:
+                        runners.add(i)
+                        todo.append(i)
+            mine = gets[function]
+            for name in names[function].later_reads & again:
+                for runner in runners:
+                    earlier = _binder_before(binders[name], runner)
+                    if earlier is None:
+                        earlier = defs.get(name)  # the engine's `functions`, by name
+                    if earlier is not None and earlier not in mine:
+                        mine.add(earlier)
+                        added = True

@@ -66,7 +66,7 @@ for step in range(2):
             if not rebind.replaces_variable:
                 continue
             name = doc.text(rebind.target)
-            if name not in analysis.gradient_source_names(rebind.function):
+            if rebind.variable not in analysis.gradient_source_origins(rebind.function):
                 continue
             if isinstance(rebind.node, ast.AugAssign):  # checked with TensorFlow 2.21: it refuses
                 message = (f"`{name} {_OPERATORS.get(type(rebind.node.op), '?')}= ...` on a `tf.Variable` raises "
