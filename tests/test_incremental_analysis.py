@@ -369,3 +369,29 @@ def test_a_variable_rebound_from_itself_is_reported_where_a_gradient_asks_for_it
     header = "import tensorflow as tf\n\n"
     _assert_parts_find(header + first + "\nw = tf.Variable(3.0)\nw = w - 0.1\n", [])
     _assert_parts_find(header + first + "w = w - 0.1 * g[0]\n", [("GG304", 7)])
+
+
+@pytest.mark.parametrize(("statement", "needs"), [
+    ("model = build()\n", {"build"}),                                 # binds `model` before reading it
+    ("model = model + 1\n", {"model"}),
+    ("x += 1\n", {"x"}),
+    ("for x in xs:\n    total = x\n", {"xs"}),                         # a loop's body binds for the engine
+    ("for x in xs:\n    print(total)\n    total = x\n", {"xs", "print", "total"}),  # read first, on the first round
+    ("with tf.GradientTape() as tape:\n    loss = f(x)\ng = 1\n", {"tf", "f", "x"}),
+    ("if c:\n    model = 3\n", {"c", "model"}),                        # a branch joins the value before
+    ("try:\n    import numpy as np\nexcept ImportError as e:\n    print(e)\n", {"ImportError", "print", "e"}),
+    ("x: int\nprint(x)\n", {"int", "print", "x"}),                    # an annotation binds nothing
+    ("ns.model = m\n", {"ns", "m"}),                                  # sets an attribute of the one before
+    ("def f(a=lr):\n    return a\n", {"lr"}),                          # defaults run before the name is bound
+])
+def test_which_names_top_level_code_may_read_from_the_statements_before(statement, needs):
+    import ast
+
+    from gradguard.rules.source.components import names_of
+
+    tree = ast.parse(statement)
+    found = set()
+    for stmt in tree.body:  # several statements: each one's own
+        text = "".join(statement.splitlines(True)[stmt.lineno - 1: stmt.end_lineno])
+        found |= names_of(stmt, text).needs
+    assert found == needs
