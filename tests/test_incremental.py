@@ -108,3 +108,22 @@ def test_an_else_added_below_a_statement_is_parsed_with_it():
     parser.parse("x = 1\nif x:\n    y = 2\nz = 3\n")
     edited = "x = 1\nif x:\n    y = 2\nelse:\n    y = 4\nz = 3\n"
     assert _dump(parser.parse(edited)) == _dump(ast.parse(edited))
+
+
+def test_the_changed_lines_are_found_from_both_ends():
+    """`_changed_lines` compares blocks of lines before single lines: the first and last line
+    that differ, whatever the length and wherever the blocks end."""
+    import random
+
+    from gradguard.rules.source.incremental import _changed_lines
+
+    rng = random.Random(7)
+    for size in (0, 1, 2, 255, 256, 257, 513, 1000):
+        for _ in range(100):
+            old = [str(rng.randrange(3)) for _ in range(size)]
+            new = list(old)
+            for _ in range(rng.randrange(3)):
+                if size:
+                    new[rng.randrange(size)] = "changed"
+            differ = [i for i in range(size) if old[i] != new[i]]
+            assert _changed_lines(old, new) == ((differ[0], differ[-1]) if differ else (size, -1))

@@ -88,10 +88,11 @@ class PartCache:
         groups = [[body[i] for i in group] for group in self._components([s.names for s in statements])] or [[]]
         recorder = record.active()
         kept: dict[tuple[int, ...], _Part] = {}
+        answers: dict = {}  # the questions the parts asked about the whole module, answered for this text
         for group in groups:
             key = tuple(map(id, group))
             part = self._parts.get(key)
-            if part is None or not self._still_valid(part, doc, context, shared_at, recorder is not None):
+            if part is None or not self._still_valid(part, doc, context, shared_at, recorder is not None, answers):
                 part = self._analyse(doc, shared, group, context, break_rules, conventions, recorder)
                 part.shared_at = shared_at if _on_lines(part.diagnostics, shared) else None
                 self.analysed += 1
@@ -129,12 +130,15 @@ class PartCache:
         return groups
 
     @staticmethod
-    def _still_valid(part: _Part, doc: Document, context: tuple, shared_at: tuple, recording: bool) -> bool:
+    def _still_valid(part: _Part, doc: Document, context: tuple, shared_at: tuple, recording: bool,
+                     answers: dict) -> bool:
         if part.context != context or (recording and part.analysis is None):
             return False
         if part.shared_at is not None and part.shared_at != shared_at:
             return False
-        return all(doc.ask(query, *args) == answer for (query, args), answer in part.asked.items())
+        for key in part.asked.keys() - answers.keys():
+            answers[key] = doc.ask(key[0], *key[1])
+        return part.asked.items() <= answers.items()  # every answer the same (compared in C)
 
     @staticmethod
     def _analyse(doc: Document, shared: list[ast.stmt], statements: list[ast.stmt], context: tuple,

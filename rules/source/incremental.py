@@ -140,13 +140,18 @@ def _changed_lines(old: list[str], new: list[str]) -> tuple[int, int]:
     """The first and last 0-based index where two lists of lines of the same length differ
     (first > last: none). A keystroke changes one line: comparing from both ends finds it
     without comparing every chunk's lines."""
+    size, step = len(old), 256  # blocks of lines compared as lists (in C), then line by line
     first = 0
-    for first, (a, b) in enumerate(zip(old, new)):
-        if a != b:
-            break
-    else:
-        return len(old), -1
-    last = len(old) - 1
+    while first < size and old[first:first + step] == new[first:first + step]:
+        first += step
+    while first < size and old[first] == new[first]:
+        first += 1
+    if first >= size:
+        return size, -1
+    last = size
+    while last - step > first and old[last - step:last] == new[last - step:last]:
+        last -= step
+    last -= 1
     while last > first and old[last] == new[last]:
         last -= 1
     return first, last
