@@ -13,7 +13,7 @@ from .library import (TF_FUNCTION, NUMPY_FUNCTIONS, COLLECTION_ADDERS, FIT_METHO
                       MODEL_RETURNING_METHODS, NOT_FORWARD_METHODS, NOT_TENSOR_NAMESPACES, PREDICT_METHODS)
 from .objects import NOT_HOLDERS, TFP_HOLDERS, TFP_VARIABLES, evaluates_holder, refers, self_free_method
 from .values import (UNKNOWN, Break, Grad, Kind, LayerEffect, Origin, OriginKind, Site, Value, cut_by, evolve, held, join,
-                     variable_origins)
+                     recorded_from_here, variable_origins)
 
 
 class Calls:
@@ -530,7 +530,7 @@ def _called_now(callee: Value) -> Value:
     a value that is called is no proof of a forward pass run outside the tape."""
     if not any(g.tapes is not None or g.dropped_at is not None for g in callee.live):
         return callee
-    return evolve(callee, live=frozenset(evolve(g, tapes=None, dropped_at=None) for g in callee.live))
+    return evolve(callee, live=frozenset(map(recorded_from_here, callee.live)))
 
 
 def _variables_view(site: Site) -> Value | None:

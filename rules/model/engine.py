@@ -29,7 +29,8 @@ from .library import COLLECTION_ADDERS, KERAS_BASES, KERAS_MODEL_PACKAGES, TF_MO
 from .record import engine_class
 from .sinks import Sinks
 from .statements import Statements
-from .values import UNKNOWN, Cut, Grad, Kind, Origin, OriginKind, Value, evolve, join, through, variable_origins
+from .values import (UNKNOWN, Cut, Grad, Kind, Origin, OriginKind, Value, evolve, join, recorded_from_here, through,
+                     variable_origins)
 
 
 _ADDERS = frozenset(COLLECTION_ADDERS)
@@ -285,7 +286,7 @@ class Engine(Statements, Expressions, Calls, Objects, Layers, Sinks):
         if id(node) in self.penalized_losses:
             # What Keras differentiates is this loss plus the penalties, which depend on the model
             # (an activity penalty on its outputs): cut here, its prediction still gets a gradient.
-            target = evolve(target, live=target.live | {evolve(c.grad, tapes=None, dropped_at=None) for c in target.cut})
+            target = evolve(target, live=target.live | {recorded_from_here(c.grad) for c in target.cut})
         name = getattr(node, "name", "lambda")
         target_node = node.body if isinstance(node, ast.Lambda) else node
         self.analysis.sinks.append(

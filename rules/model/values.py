@@ -251,6 +251,12 @@ def _joined_vanish(values, live: frozenset) -> frozenset:
     return frozenset(out)
 
 
+def recorded_from_here(grad: Grad) -> Grad:
+    """`grad` as if its dependency started here: no op recorded or dropped yet, so the tapes active
+    at the next op decide (something called runs now; a penalty Keras adds to a compiled loss)."""
+    return evolve(grad, tapes=None, dropped_at=None)
+
+
 def through(key, call) -> tuple:
     """A fallback's key (`Value.vanish`) once a call of the function it is in returns it: the
     constant's span, then the calls on the way, innermost first."""
