@@ -247,7 +247,7 @@ class Calls:
             output = self._model_output(receiver, node, frame)
             return self.op(join([output, *site.args, *site.keywords.values()]), node, frame)
         if callee.kind == Kind.CALLABLE and isinstance(callee.func, ast.ClassDef):
-            info = self.classes.get(callee.func.name)
+            info = self.class_infos.get(id(callee.func))
             if info is not None and info.has_variables:
                 return Value(kind=Kind.MODEL, model=self.fresh_origin(node), effect=self.class_effect(info))
             return self._instance(info, site) if info is not None else UNKNOWN
@@ -276,7 +276,7 @@ class Calls:
     def _plain_class_method(self, receiver: Value, method: str) -> bool:
         guessed = receiver.model is not None and receiver.model.guessed
         return guessed and any(not info.is_keras and any(getattr(item, "name", None) == method for item in info.node.body)
-                               for info in self.classes.values())
+                               for info in self.class_infos.values())
 
     def _local_call(self, site: Site, func: ast.AST, frame: Frame, traced: bool = False) -> Value:
         cls = self.class_of_function.get(id(func))

@@ -49,7 +49,9 @@ class Engine(Statements, Expressions, Calls, Objects, Layers, Sinks):
         self.analysis = Analysis(doc)
         self.functions: dict[str, ast.AST] = {}         # module-level functions by name
         self.class_of_function: dict[int, ClassInfo] = {}
-        self.classes: dict[str, ClassInfo] = {}
+        self.classes: dict[str, ClassInfo] = {}         # by name: the last class of each name (a name read unbound)
+        self.class_infos: dict[int, ClassInfo] = {}     # every class, by id of its node (what a value holds)
+        self.class_of_origin: dict[str, ClassInfo] = {}  # a model class's origin key → the class
         self.loss_functions: set[int] = set()
         # Loss functions compiled into a model whose layers declare regularizers: Keras adds the
         # penalties (`model.losses`) to what they return, and those depend on the model.
@@ -100,7 +102,7 @@ class Engine(Statements, Expressions, Calls, Objects, Layers, Sinks):
     def run(self) -> Analysis:
         tree = self.doc.tree
         module = self.prepare()
-        for cls in self.classes.values():
+        for cls in self.class_infos.values():
             self._analyze_class(cls, module)
         for node in self._module_functions(tree):
             self.analyze_function(node, module)
@@ -113,13 +115,17 @@ class Engine(Statements, Expressions, Calls, Objects, Layers, Sinks):
                 yield node
 
     def _collect_definitions(self, tree: ast.Module) -> None:
+        # Two classes of one name (a notebook cell defining `Agent` again) are two classes: each is
+        # analysed, a value holds its own, and its model's origin is its own (named by its line).
         for node in self.doc.nodes_of(ast.ClassDef):
-            self.classes[node.name] = ClassInfo(node, False, None)
-        for cls in self.classes.values():
+            self.class_infos[id(node)] = self.classes[node.name] = ClassInfo(node, False, None)
+        for cls in self.class_infos.values():
             cls.is_keras = self._derives(cls.node, _is_keras_base)
             cls.is_module = not cls.is_keras and self._derives(cls.node, lambda qual, name: qual in TF_MODULES)
             if cls.has_variables:
-                cls.origin = Origin(OriginKind.MODEL, "self", f"class:{cls.node.name}", self.doc.span(cls.node))
+                key = f"class:{cls.node.name} @{cls.node.lineno}"
+                cls.origin = Origin(OriginKind.MODEL, "self", key, self.doc.span(cls.node))
+                self.class_of_origin[key] = cls
             self.analysis.classes.append(cls)
             for item in cls.node.body:
                 if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -156,7 +162,7 @@ class Engine(Statements, Expressions, Calls, Objects, Layers, Sinks):
                     self.loss_functions.add(id(candidate))
                     if eager:  # `fit` runs it eagerly: a Python branch is a branch, not a `tf.cond`
                         self.analysis.eager_loss_functions.add(id(candidate))
-        for cls in self.classes.values():
+        for cls in self.class_infos.values():
             if any((self.imports.qualname(b) or "").startswith("keras.losses") or getattr(b, "attr", "") == "Loss"
                    or getattr(b, "id", "") == "Loss" for b in cls.node.bases):
                 for item in cls.node.body:

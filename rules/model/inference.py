@@ -252,7 +252,7 @@ class _ForeignModule:
         if node is None:
             return None  # a method or nested function: its receiver is not known here
         if isinstance(node, ast.ClassDef):
-            info = engine.classes.get(node.name)
+            info = engine.class_infos.get(id(node))
             keras = bool(info and info.is_keras)
             effect = engine.class_effect(info) if keras else None
             return Foreign(self.path, node.name, model=keras, regularized=effect and effect.regularized,

@@ -92,8 +92,8 @@ class Layers:
     def effect_of(self, model: Value) -> LayerEffect | None:
         if model.effect is not None:
             return model.effect
-        if model.model is not None and model.model.kind is OriginKind.MODEL and model.model.key.startswith("class:"):
-            info = self.classes.get(model.model.key[len("class:"):])
+        if model.model is not None and model.model.kind is OriginKind.MODEL:
+            info = self.class_of_origin.get(model.model.key)
             if info is not None and info.origin == model.model:
                 return self.class_effect(info)  # `self(x)` in a model's own `train_step`
         return None
