@@ -246,6 +246,20 @@ def test_a_function_reads_the_binding_before_each_statement_that_may_run_it():
     ) == [["def step", "def train", "hook", "lr", "lr", "train"], ["lr"]]
 
 
+def test_a_class_is_found_by_its_name_only_where_nothing_binds_the_name():
+    # `run` defines its own `Agent`; the module's `Agent` is bound before `agent = Agent()`, so
+    # that read is of the module's class. `Net` is bound nowhere at the top level: `net = Net()`
+    # may find the class `make` defines (the engine looks it up by name), and so may `Sub`'s base.
+    assert _parts_of(
+        "class Agent:\n    pass\n"
+        "def run():\n    class Agent:\n        pass\n    return Agent()\n"
+        "agent = Agent()\n"
+        "def make():\n    class Net:\n        pass\n"
+        "net = Net()\n"
+        "def other():\n    class Sub(Net):\n        pass\n"
+    ) == [["agent", "class Agent:"], ["def make", "def other", "net"], ["def run"]]
+
+
 def test_a_statement_python_cannot_read_alone_is_linked_to_everything():
     # (`ast` parses a `nonlocal` with no binding; Python's symbol table refuses it.)
     assert _parts_of("a = 1\nb = 2\ndef f():\n    nonlocal q\n") == [["a", "b", "def f"]]

@@ -18,8 +18,9 @@ Every link is over-approximated, so a part is never too small:
 - a name read inside a function links to its last top-level binding (the engine analyses the
   function at the end) and to the binding before each statement of its part (any of them may
   run the function, and only they can: running it takes its value);
-- a class defined anywhere (even inside a function) is found by its name, so its name links to
-  every statement that mentions that name;
+- a class defined anywhere (even inside a function) is found by its name where nothing binds
+  the name yet, and a class's bases by their names: such a read, and a read inside a function,
+  links to every statement defining a class of that name;
 - an attribute read (`model.predict`, but not `super().__init__`) links to every class defining
   a method of that name, for the names the engine looks up that way (`dispatched`: a method it
   finds among the file's classes by its name alone); any other method is found through the
@@ -53,11 +54,13 @@ class Names:
     needs: frozenset[str]          # names whose value before the statement its top-level code may see
     stored: frozenset[str]         # names whose attributes it sets (`ns.model = m`)
     later_reads: frozenset[str]    # module names read or bound when a function or class body runs
-    later_binds: frozenset[str]    # module names bound then (`global`), and the classes it defines at any depth
+    later_binds: frozenset[str]    # module names bound then (`global`)
     attributes: frozenset[str]     # attribute names read
     methods: frozenset[str]        # names of the methods of the classes it defines
     opaque: bool = False           # unreadable by symtable: linked to everything
     deferred: bool = False         # a function definition: its body runs only when something runs it
+    classes: frozenset[str] = frozenset()      # the classes it defines, at any depth
+    class_bases: frozenset[str] = frozenset()  # the names those classes derive from
 
 
 def nodes_of(root: ast.AST) -> list[ast.AST]:
@@ -106,12 +109,12 @@ def names_of(stmt: ast.stmt, text: str, adders: frozenset[str] = frozenset(), no
     """`stmt`'s names; `text` is its source with its decorators (a complete top-level statement);
     `adders`: the methods the engine takes to add to their receiver (`history.append(q)`);
     `nodes`: `ast.walk(stmt)`, when the caller has them."""
-    attributes, methods, classes = _attributes_and_classes(stmt if nodes is None else nodes)
+    attributes, methods, classes, bases = _attributes_and_classes(stmt if nodes is None else nodes)
     try:
         top = symtable.symtable(text, "<statement>", "exec")
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return Names(frozenset(), frozenset(), frozenset(), frozenset(), frozenset(), frozenset(), attributes,
-                     methods, opaque=True)
+                     methods, opaque=True, classes=frozenset(classes), class_bases=frozenset(bases))
     now_reads, binds, referenced = set(), set(), set()
     for symbol in top.get_symbols():
         if symbol.is_referenced():
@@ -120,7 +123,7 @@ def names_of(stmt: ast.stmt, text: str, adders: frozenset[str] = frozenset(), no
             now_reads.add(symbol.get_name())
         if symbol.is_assigned() or symbol.is_imported() or symbol.is_namespace():
             binds.add(symbol.get_name())
-    later_reads, later_binds = set(), set(classes)
+    later_reads, later_binds = set(), set()
     scopes = list(top.get_children())
     while scopes:
         scope = scopes.pop()
@@ -139,7 +142,8 @@ def names_of(stmt: ast.stmt, text: str, adders: frozenset[str] = frozenset(), no
         needs = (_needed_before(stmt) & now_reads) | stored
     return Names(frozenset(now_reads), frozenset(binds), frozenset(needs), frozenset(dotted),
                  frozenset(later_reads), frozenset(later_binds), attributes, methods,
-                 deferred=isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)))
+                 deferred=isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)),
+                 classes=frozenset(classes), class_bases=frozenset(bases))
 
 
 def _needed_before(stmt: ast.stmt) -> set[str]:
@@ -340,15 +344,16 @@ class _Reads:
             stack.extend((child, later) for child in _children(current))
 
 
-def _attributes_and_classes(nodes) -> tuple[frozenset[str], frozenset[str], set[str]]:
-    attributes, methods, classes = set(), set(), set()
+def _attributes_and_classes(nodes) -> tuple[frozenset[str], frozenset[str], set[str], set[str]]:
+    attributes, methods, classes, bases = set(), set(), set(), set()
     for node in nodes_of(nodes) if isinstance(nodes, ast.AST) else nodes:
         if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load) and not _on_super(node):
             attributes.add(node.attr)
         elif isinstance(node, ast.ClassDef):
             classes.add(node.name)
+            bases.update(base.id for base in node.bases if isinstance(base, ast.Name))
             methods.update(item.name for item in node.body if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)))
-    return frozenset(attributes), frozenset(methods), classes
+    return frozenset(attributes), frozenset(methods), classes, bases
 
 
 def _on_super(node: ast.Attribute) -> bool:
@@ -388,8 +393,12 @@ def components(names: list[Names | None], dispatched: frozenset[str] | None = No
 def _value_links(names: list[Names | None], kept: list[int], dispatched: frozenset[str] | None) -> list[set[int]]:
     """For each statement, the statements whose values it may get (see `components`)."""
     binders: dict[str, list[int]] = {}        # top-level bindings, in order
-    late_binders: dict[str, list[int]] = {}   # bindings at an unknown time: `global`, nested classes
+    late_binders: dict[str, list[int]] = {}   # bindings at an unknown time: `global`
     methods: dict[str, list[int]] = {}
+    # The classes of each name, at any depth: the engine finds a class by its name where nothing
+    # binds the name yet, or a nested class's name is read outside its function, and the bases
+    # of a class by their names.
+    classes: dict[str, list[int]] = {}
     # The last `def` of each name: where nothing binds a name yet, the engine finds it among the
     # module's functions by name (a read before the `def`, which Python would refuse).
     defs: dict[str, int] = {}
@@ -401,6 +410,8 @@ def _value_links(names: list[Names | None], kept: list[int], dispatched: frozens
                 defs[name] = i
         for name in own.later_binds:
             late_binders.setdefault(name, []).append(i)
+        for name in own.classes:
+            classes.setdefault(name, []).append(i)
         for name in own.methods if dispatched is None else own.methods & dispatched:
             methods.setdefault(name, []).append(i)
     gets: list[set[int]] = [set() for _ in names]
@@ -410,15 +421,22 @@ def _value_links(names: list[Names | None], kept: list[int], dispatched: frozens
     bound, late, dispatching = binders.keys(), late_binders.keys(), methods.keys()
     for i in kept:
         own, mine = names[i], gets[i]
-        for name in (own.needs | (own.binds & chained)) & bound:
-            if (earlier := _binder_before(binders[name], i)) is not None:
+        for name in own.needs | (own.binds & chained):
+            earlier = _binder_before(binders[name], i) if name in bound else None
+            if earlier is not None:
                 mine.add(earlier)  # and that one, if it needs the value before it, the one before
-            elif name in defs:
-                mine.add(defs[name])
-        for name in own.later_reads & bound:
-            mine.add(binders[name][-1])  # what the module binds last: the end, when the engine analyses it
+            else:  # nothing binds it yet: the engine's functions and classes by name
+                if name in defs:
+                    mine.add(defs[name])
+                mine.update(classes.get(name, ()))
+        for name in own.later_reads:
+            if name in bound:
+                mine.add(binders[name][-1])  # what the module binds last: the end, when the engine analyses it
             if name in defs:
                 mine.add(defs[name])  # run before anything binds it
+            mine.update(classes.get(name, ()))
+        for name in own.class_bases:
+            mine.update(classes.get(name, ()))
         if late:
             for name in late & (own.now_reads | own.binds | own.later_reads | own.later_binds):
                 mine.update(late_binders[name])
@@ -469,7 +487,7 @@ def _add_run_times(names, kept, binders, defs, gets) -> None:
                 for runner in runners:
                     earlier = _binder_before(binders[name], runner)
                     if earlier is None:
-                        earlier = defs.get(name)  # the engine's `functions`, by name
+                        earlier = defs.get(name)  # the engine's `functions`, by name (classes: linked already)
                     if earlier is not None and earlier not in mine:
                         mine.add(earlier)
                         added = True
