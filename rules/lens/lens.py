@@ -430,7 +430,10 @@ class Lens:
         tape, where = self.tape_for(node)
         out = []
         by_origin: dict[Origin, Grad] = {}
-        for grad in sorted(value.live, key=lambda g: (g.site, g.origin.key)):
+        # (the same origin and site may come with several histories: the earliest drop is told,
+        # whatever order the set gives them in)
+        for grad in sorted(value.live, key=lambda g: (g.site, g.origin.key, g.dropped_at is not None,
+                                                       g.dropped_at or g.site, g.bootstrap, g.weights)):
             by_origin.setdefault(grad.origin, grad)
         named = {o for o in by_origin if o.kind is not OriginKind.NEW}
         if named:  # a model's inner layers, made inline (`Dense(16)` in a `Sequential`): the model says it
@@ -443,7 +446,7 @@ class Lens:
             else:
                 out.append((False, words.not_recorded(tape, where, grad, at), grad))
         cuts: dict[tuple, Cut] = {}
-        for cut in sorted(value.cut, key=lambda c: (c.brk.span, c.grad.origin.key)):
+        for cut in sorted(value.cut, key=lambda c: (c.brk.span, c.grad.origin.key, c.grad.site)):
             cuts.setdefault((cut.brk.span, cut.brk.via, cut.grad.origin), cut)
         named |= {c.grad.origin for c in cuts.values() if c.grad.origin.kind is not OriginKind.NEW}
         for cut in cuts.values():
