@@ -318,7 +318,7 @@ def _only_zeros(facts: list[tuple[bool, frozenset[str], bool, tuple]], imports) 
 # The module asks for gradients, and every call that may ask for variables' passes
 # `unconnected_gradients=ZERO` (`tape.gradient(score, x)` of a tensor `x` the module watches asks
 # for none); no `fit`, `minimize` or `train_on_batch`, whose gradients Keras asks without it.
-asks_only_zeros = ModuleQuestion("asks_only_zeros", _zero_facts, _only_zeros)
+asks_only_zeros = ModuleQuestion("asks_only_zeros", _zero_facts, _only_zeros, neutral=(False, frozenset(), False, ()))
 
 
 def asks_for_zeros(call: ast.Call) -> bool:

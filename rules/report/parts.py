@@ -63,12 +63,42 @@ class _Statement:
         return known[1]
 
 
+class _ModuleFacts:
+    """For each question about the whole module an analysis asked (`questions.ModuleQuestion`),
+    the facts of the statements that have one (not the question's neutral fact), kept from one
+    text to the next: after an edit only the new statements are asked, so a keystroke does not
+    go over every statement of the file for each question."""
+
+    def __init__(self) -> None:
+        self._kept: dict[ModuleQuestion, tuple[object, dict[int, object]]] = {}  # (imports used, id → fact)
+
+    def update(self, old: dict[int, _Statement], new: dict[int, _Statement], doc: Document, imports) -> None:
+        gone = [key for key in old if key not in new]
+        added = [s for key, s in new.items() if key not in old]
+        for question, (used, facts) in list(self._kept.items()):
+            if question.uses_imports and used != imports:
+                del self._kept[question]  # asked again of every statement, when asked
+                continue
+            for key in gone:
+                facts.pop(key, None)
+            for s in added:
+                if (fact := s.fact(question, doc, imports)) != question.neutral:
+                    facts[id(s.node)] = fact
+
+    def of(self, question: ModuleQuestion, statements: list[_Statement], doc: Document, imports) -> list:
+        if question not in self._kept:
+            facts = {id(s.node): fact for s in statements if (fact := s.fact(question, doc, imports)) != question.neutral}
+            self._kept[question] = (imports if question.uses_imports else None, facts)
+        return list(self._kept[question][1].values())
+
+
 class PartCache:
     """One document's parts and their findings, from one analysis to the next (not thread-safe:
     one document is analysed by one thread at a time)."""
 
     def __init__(self) -> None:
         self._statements: dict[int, _Statement] = {}   # by id of the statement (kept alive in it)
+        self._facts = _ModuleFacts()
         self._parts: dict[tuple[int, ...], _Part] = {}
         self._partition: tuple[list, list[list[int]]] = ([], [])  # the last names and their components
         self.analysed = self.reused = 0                 # parts, for benchmarks and tests
@@ -84,7 +114,9 @@ class PartCache:
         # depends on where they are too (`_Part.shared_at`).
         context = (tuple(doc.text(stmt) for stmt in shared), imports, conventions, id(break_rules))
         shared_at = tuple((stmt.lineno, stmt.end_lineno) for stmt in shared)
-        doc.statement_facts = lambda question: [s.fact(question, doc, imports) for s in statements]
+        known = {id(s.node): s for s in statements}
+        self._facts.update(self._statements, known, doc, imports)
+        doc.statement_facts = lambda question: self._facts.of(question, statements, doc, imports)
         groups = [[body[i] for i in group] for group in self._components([s.names for s in statements])] or [[]]
         recorder = record.active()
         kept: dict[tuple[int, ...], _Part] = {}
@@ -100,7 +132,7 @@ class PartCache:
                 self.reused += 1
             kept[key] = part
         self._parts = kept
-        self._statements = {id(s.node): s for s in statements}
+        self._statements = known
         if recorder is not None:
             parts = list(kept.values())
             recorder.analysis = Analysis.merged(doc, [p.analysis for p in parts])

@@ -16,15 +16,19 @@ from collections.abc import Callable
 
 class ModuleQuestion:
     """`question(doc)`: `combine([of_nodes(nodes, imports) for each statement], imports)`, where
-    `nodes` are one top-level statement's nodes (or the whole module's, as one "statement": so
-    `combine` must not care how the module is cut). `uses_imports`: the fact of a statement
-    depends on the module's imports too (what `tf.Session` stands for)."""
+    `nodes` are one top-level statement's nodes (or the whole module's, as one "statement"). So
+    `combine` must not care how the module is cut, nor in which order the facts come, and a
+    `neutral` fact (a statement with nothing to say) must change nothing: an editor leaves those
+    out. `uses_imports`: the fact of a statement depends on the module's imports too (what
+    `tf.Session` stands for)."""
 
     def __init__(self, name: str, of_nodes: Callable[[list[ast.AST], object], object],
-                 combine: Callable[[list, object], object], uses_imports: bool = False) -> None:
+                 combine: Callable[[list, object], object], neutral: object = False,
+                 uses_imports: bool = False) -> None:
         self.name = name
         self.of_nodes = of_nodes
         self.combine = combine
+        self.neutral = neutral
         self.uses_imports = uses_imports
 
     def __call__(self, doc) -> object:
