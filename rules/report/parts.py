@@ -41,6 +41,7 @@ class _Part:
 
 
 _ADDERS = frozenset(COLLECTION_ADDERS)
+_ALIASING = (ast.Assign, ast.AnnAssign, ast.AugAssign)  # what `Imports` reads for module aliases
 _DISPATCHED = frozenset(PREDICT_METHODS)  # found among the file's classes by name (calls._plain_class_method)
 
 
@@ -99,6 +100,8 @@ class PartCache:
     def __init__(self) -> None:
         self._statements: dict[int, _Statement] = {}   # by id of the statement (kept alive in it)
         self._facts = _ModuleFacts()
+        self._context: tuple | None = None  # the last analysis's (see `findings`)
+        self._imports: tuple | None = None  # (the nodes they were made from, Imports, fingerprint)
         self._parts: dict[tuple[int, ...], _Part] = {}
         self._partition: tuple[list, list[list[int]]] = ([], [])  # the last names and their components
         self.analysed = self.reused = 0                 # parts, for benchmarks and tests
@@ -106,13 +109,15 @@ class PartCache:
     def findings(self, doc: Document, break_rules, conventions) -> list[Diagnostic]:
         body = doc.tree.body
         statements = [self._statement(stmt, index, doc) for index, stmt in enumerate(body)]
-        doc.use_import_nodes([node for s in statements for node in s.imports])
+        imports = self._imports_of(doc, statements)
         shared = [s.node for s in statements if s.names is None]
-        imports = _fingerprint(vars(doc.imports))
         # The shared statements (imports) as written, not where: a line added above an import moves
         # it without changing what any part imports. A part with a finding on one of their lines
         # depends on where they are too (`_Part.shared_at`).
         context = (tuple(doc.text(stmt) for stmt in shared), imports, conventions, id(break_rules))
+        if context == self._context:
+            context = self._context  # the same object: each part's check compares it by identity
+        self._context = context
         shared_at = tuple((stmt.lineno, stmt.end_lineno) for stmt in shared)
         known = {id(s.node): s for s in statements}
         self._facts.update(self._statements, known, doc, imports)
@@ -138,6 +143,19 @@ class PartCache:
             recorder.analysis = Analysis.merged(doc, [p.analysis for p in parts])
             recorder.values = {node: value for p in parts for node, value in p.values.items()}
         return deduplicated([d for part in kept.values() for d in part.diagnostics])
+
+    def _imports_of(self, doc: Document, statements: list[_Statement]) -> tuple:
+        """Give `doc` its imports, and return their fingerprint: made from its import statements
+        and its top-level assignments (module aliases, `tfd = tfp.distributions`), so kept while
+        those are the same nodes (a keystroke inside a function changes neither)."""
+        nodes = [node for s in statements for node in s.imports]
+        key = (tuple(nodes), tuple(s.node for s in statements if isinstance(s.node, _ALIASING)))  # nodes: by identity
+        if self._imports is not None and self._imports[0] == key:
+            doc.use_imports(self._imports[1])
+        else:
+            doc.use_import_nodes(nodes)
+            self._imports = (key, doc.imports, _fingerprint(vars(doc.imports)))
+        return self._imports[2]
 
     def _statement(self, stmt: ast.stmt, index: int, doc: Document) -> "_Statement":
         known = self._statements.get(id(stmt))

@@ -85,6 +85,11 @@ class Document:
     def imports(self) -> Imports:
         return Imports(self.tree, self.nodes_of(ast.Import, ast.ImportFrom))
 
+    def use_imports(self, imports: Imports) -> None:
+        """The `Imports` of another text whose import statements and top-level assignments are
+        these very nodes (an editor's previous text)."""
+        self.__dict__["imports"] = imports
+
     def use_import_nodes(self, nodes: list[ast.AST]) -> None:
         """Make `imports` from these import statements, every one of the tree in source order,
         found by a caller that keeps them per top-level statement (no walk of the whole tree)."""
