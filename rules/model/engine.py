@@ -13,6 +13,7 @@ TensorFlow or the analysed code.
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Iterator
 
 from ..diagnostics import Span
@@ -74,7 +75,7 @@ class Engine(Statements, Expressions, Calls, Objects, Layers, Sinks):
         self.graph_mode: bool | None = None               # the file is TF1 graph code (library.builds_graphs)
         self.opens_tape: dict[int, bool] = {}            # function → it opens a GradientTape (sinks.py)
         self.top_statement: ast.stmt | None = None       # the module's statement being run (statements.py)
-        self._binders_of: dict[str, list[int]] = {}      # name → top-level statements binding it (function_named)
+        self._statement_binds: dict[int, frozenset[str]] = {}  # top-level statement → the names it binds
 
     def fresh_origin(self, call: ast.AST) -> Origin:
         """A model or variable made by this call: its own identity until a name is bound to it
@@ -202,24 +203,31 @@ class Engine(Statements, Expressions, Calls, Objects, Layers, Sinks):
             deferred = deferred or isinstance(parent, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))
             top = child
         body = self.doc.tree.body
-        binders = self._binders(name.id)
         if deferred or top not in body:
-            binder = binders[-1] if binders else None
+            binder = self._binder_before(name.id, len(body))
         else:
-            index = body.index(top)
-            binder = next((i for i in reversed(binders) if i < index), None)
+            binder = self._binder_before(name.id, body.index(top))
         found = body[binder] if binder is not None else None
         return found if isinstance(found, (ast.FunctionDef, ast.AsyncFunctionDef)) and found.name == name.id else None
 
-    def _binders(self, name: str) -> list[int]:
-        """The indexes of the module's top-level statements that bind `name` (as the editor's
-        parts count bindings: source/components.py's `names_of`)."""
-        known = self._binders_of.get(name)
-        if known is None:
-            body, lines = self.doc.tree.body, self.doc.lines
-            known = self._binders_of[name] = [
-                i for i, stmt in enumerate(body) if not is_shared(stmt, i) and name in statement_binds(stmt, lines, _ADDERS)]
-        return known
+    def _binder_before(self, name: str, index: int) -> int | None:
+        """The last of the module's top-level statements before `index` that binds `name`, as the
+        editor's parts count bindings (source/components.py's `names_of`); searched backwards,
+        asking only the statements whose text holds the name (`names_of` is Python's symbol
+        table: too dear to ask of every statement)."""
+        body, lines = self.doc.tree.body, self.doc.lines
+        word = re.compile(rf"\b{re.escape(name)}\b")
+        for i in range(index - 1, -1, -1):
+            stmt = body[i]
+            first = min([stmt.lineno, *(d.lineno for d in getattr(stmt, "decorator_list", ()))])
+            if is_shared(stmt, i) or not word.search("".join(lines[first - 1: stmt.end_lineno])):
+                continue
+            binds = self._statement_binds.get(id(stmt))
+            if binds is None:
+                binds = self._statement_binds[id(stmt)] = statement_binds(stmt, lines, _ADDERS)
+            if name in binds:
+                return i
+        return None
 
     # ----------------------------------------------------------------------------- functions
     def analyze_function(self, node: ast.AST, parent: Frame, cls: ClassInfo | None = None) -> None:
