@@ -397,6 +397,7 @@ def test_a_variable_rebound_from_itself_is_reported_where_a_gradient_asks_for_it
     ("x: int\nprint(x)\n", {"int", "print", "x"}),                    # an annotation binds nothing
     ("ns.model = m\n", {"ns", "m"}),                                  # sets an attribute of the one before
     ("def f(a=lr):\n    return a\n", {"lr"}),                          # defaults run before the name is bound
+    ("del model\n", {"model"}),                                      # what is read after it: the binding before
 ])
 def test_which_names_top_level_code_may_read_from_the_statements_before(statement, needs):
     import ast

@@ -321,7 +321,9 @@ class _Reads:
         while stack:
             current, later = stack.pop()
             if isinstance(current, ast.Name):
-                if isinstance(current.ctx, ast.Load):
+                # `del x` unbinds: what is read after it is what the engine finds without the name
+                # (the module's functions and classes by name), through the binding before.
+                if isinstance(current.ctx, (ast.Load, ast.Del)):
                     loads.setdefault(current.id, later or (current.lineno, current.col_offset))
                 elif later is None and bound_at is not None:
                     self._store(current.id, bound_at)
