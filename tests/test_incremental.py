@@ -127,3 +127,14 @@ def test_the_changed_lines_are_found_from_both_ends():
                     new[rng.randrange(size)] = "changed"
             differ = [i for i in range(size) if old[i] != new[i]]
             assert _changed_lines(old, new) == ((differ[0], differ[-1]) if differ else (size, -1))
+
+
+def test_a_backslash_at_the_end_of_the_statement_above_joins_the_line_added_below():
+    """Found by hypothesis: `opt = SGD(0.1)\\` then a blank line parses; typing `x` on the blank
+    line joins it to the statement above (`SGD(0.1)x`, a syntax error), so the statements above
+    cannot be kept while the rest is parsed alone."""
+    source = "import tensorflow as tf\nopt = tf.keras.optimizers.SGD(0.1)\\\n\nfor step in range(2):\n    pass\n"
+    parser = IncrementalParser()
+    assert _incremental(parser, source) == _full(source) is not None
+    edited = source.replace("\\\n\n", "\\\nx\n")
+    assert _incremental(parser, edited) == _full(edited) is None

@@ -162,7 +162,10 @@ _CONTINUES = ("else", "elif", "except", "finally")  # a line at column 0 that be
 
 def _starts_a_statement(lines: list[str], index: int) -> bool:
     """The first line from `index` (0-based) that is not blank or a comment starts a top-level
-    statement of its own: not indented, not an `else:` or `except:` of the one above (or none is left)."""
+    statement of its own: not indented, not an `else:` or `except:` of the one above (or none is
+    left), and the line above does not end with a backslash (which joins the next line to it)."""
+    if index > 0 and lines[index - 1].rstrip("\r\n").endswith("\\"):
+        return False
     for line in lines[index:]:
         stripped = line.strip()
         if not stripped or stripped.startswith("#"):
