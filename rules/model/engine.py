@@ -17,7 +17,7 @@ import re
 from collections.abc import Iterator
 
 from ..diagnostics import Span
-from ..source.components import is_shared, statement_binds
+from ..source.components import is_shared, statement_binds, statement_text
 from ..source.document import Document
 from .calls import Calls
 from .conventions import DEFAULT, NameConventions
@@ -219,8 +219,7 @@ class Engine(Statements, Expressions, Calls, Objects, Layers, Sinks):
         word = re.compile(rf"\b{re.escape(name)}\b")
         for i in range(index - 1, -1, -1):
             stmt = body[i]
-            first = min([stmt.lineno, *(d.lineno for d in getattr(stmt, "decorator_list", ()))])
-            if is_shared(stmt, i) or not word.search("".join(lines[first - 1: stmt.end_lineno])):
+            if is_shared(stmt, i) or not word.search(statement_text(stmt, lines)):
                 continue
             binds = self._statement_binds.get(id(stmt))
             if binds is None:

@@ -23,7 +23,7 @@ from ..model import record
 from ..model.engine import analyze_document
 from ..model.facts import Analysis
 from ..model.library import COLLECTION_ADDERS, PREDICT_METHODS
-from ..source.components import Names, components, is_shared, names_of, nodes_of
+from ..source.components import Names, components, is_shared, names_of, nodes_of, statement_text
 from ..source.document import Document
 from ..source.questions import ModuleQuestion
 from .diagnose import deduplicated, diagnostics_for
@@ -166,8 +166,7 @@ class PartCache:
                          key=lambda n: (n.lineno, n.col_offset))
         names = None
         if not is_shared(stmt, index):
-            first = min([stmt.lineno, *(d.lineno for d in getattr(stmt, "decorator_list", ()))])
-            names = names_of(stmt, "".join(doc.lines[first - 1: stmt.end_lineno]), _ADDERS, nodes)
+            names = names_of(stmt, statement_text(stmt, doc.lines), _ADDERS, nodes)
         return _Statement(stmt, index == 0, names, imports, nodes)
 
     def _components(self, names: list[Names | None]) -> list[list[int]]:

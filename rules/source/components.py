@@ -90,11 +90,16 @@ def _add_children(node: ast.AST, out: list[ast.AST]) -> None:
             out.append(value)
 
 
+def statement_text(stmt: ast.stmt, lines: list[str]) -> str:
+    """A top-level statement's source with its decorators; `lines`: the module's, with their ends."""
+    first = min([stmt.lineno, *(d.lineno for d in getattr(stmt, "decorator_list", ()))])
+    return "".join(lines[first - 1: stmt.end_lineno])
+
+
 def statement_binds(stmt: ast.stmt, lines: list[str], adders: frozenset[str]) -> frozenset[str]:
     """The module names top-level statement `stmt` binds, as the parts count them (`names_of`):
     the engine asks it where it resolves a name before the module runs. `lines`: the module's."""
-    first = min([stmt.lineno, *(d.lineno for d in getattr(stmt, "decorator_list", ()))])
-    return names_of(stmt, "".join(lines[first - 1: stmt.end_lineno]), adders).binds
+    return names_of(stmt, statement_text(stmt, lines), adders).binds
 
 
 def is_shared(stmt: ast.stmt, index: int) -> bool:
