@@ -16,7 +16,7 @@ replays random edits on the corpus and compares with a fresh analysis after each
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from ..diagnostics import Diagnostic
 from ..model import record
@@ -40,7 +40,6 @@ class _Part:
     shared_at: tuple | None = None    # the shared statements' lines, when a finding is on one of them
 
 
-_ADDERS = frozenset(COLLECTION_ADDERS)
 _ALIASING = (ast.Assign, ast.AnnAssign, ast.AugAssign)  # what `Imports` reads for module aliases
 _DISPATCHED = frozenset(PREDICT_METHODS)  # found among the file's classes by name (calls._plain_class_method)
 
@@ -52,16 +51,6 @@ class _Statement:
     names: Names | None        # None: shared by every part (imports, the docstring)
     imports: list[ast.AST]     # the import statements in it, in source order
     nodes: list[ast.AST]       # all of its nodes, for the questions about the whole module
-    facts: dict = field(default_factory=dict)  # ModuleQuestion → (the imports it was asked with, its fact)
-
-    def fact(self, question: ModuleQuestion, doc: Document, imports) -> object:
-        """`question`'s fact of this statement, worked out again only when the module's imports
-        changed (and the question depends on them)."""
-        known = self.facts.get(question)
-        used = imports if question.uses_imports else None
-        if known is None or known[0] != used:
-            known = self.facts[question] = (used, question.of_nodes(self.nodes, doc.imports))
-        return known[1]
 
 
 class _ModuleFacts:
@@ -83,12 +72,13 @@ class _ModuleFacts:
             for key in gone:
                 facts.pop(key, None)
             for s in added:
-                if (fact := s.fact(question, doc, imports)) != question.neutral:
+                if (fact := question.of_nodes(s.nodes, doc.imports)) != question.neutral:
                     facts[id(s.node)] = fact
 
     def of(self, question: ModuleQuestion, statements: list[_Statement], doc: Document, imports) -> list:
         if question not in self._kept:
-            facts = {id(s.node): fact for s in statements if (fact := s.fact(question, doc, imports)) != question.neutral}
+            facts = {id(s.node): fact for s in statements
+                     if (fact := question.of_nodes(s.nodes, doc.imports)) != question.neutral}
             self._kept[question] = (imports if question.uses_imports else None, facts)
         return list(self._kept[question][1].values())
 
@@ -166,7 +156,7 @@ class PartCache:
                          key=lambda n: (n.lineno, n.col_offset))
         names = None
         if not is_shared(stmt, index):
-            names = names_of(stmt, statement_text(stmt, doc.lines), _ADDERS, nodes)
+            names = names_of(stmt, statement_text(stmt, doc.lines), COLLECTION_ADDERS, nodes)
         return _Statement(stmt, index == 0, names, imports, nodes)
 
     def _components(self, names: list[Names | None]) -> list[list[int]]:
