@@ -34,9 +34,6 @@ from .values import (UNKNOWN, Cut, Grad, Kind, Origin, OriginKind, Value, evolve
                      variable_origins)
 
 
-_ADDERS = frozenset(COLLECTION_ADDERS)
-
-
 class Engine(Statements, Expressions, Calls, Objects, Layers, Sinks):
     def __init__(self, doc: Document, break_rules, *, resolver=None, budget=None, depth: int = 0,
                  conventions: NameConventions = DEFAULT) -> None:
@@ -223,7 +220,7 @@ class Engine(Statements, Expressions, Calls, Objects, Layers, Sinks):
                 continue
             binds = self._statement_binds.get(id(stmt))
             if binds is None:
-                binds = self._statement_binds[id(stmt)] = statement_binds(stmt, lines, _ADDERS)
+                binds = self._statement_binds[id(stmt)] = statement_binds(stmt, lines, COLLECTION_ADDERS)
             if name in binds:
                 return i
         return None

@@ -51,7 +51,7 @@ NOT_TENSOR_NAMESPACES = ("tensorflow.nest.", "tensorflow.saved_model.", "tensorf
                          "tensorflow.compat.v1.saved_model.")
 GRADIENT_METHODS = {"gradient", "jacobian", "batch_jacobian"}
 FIT_METHODS = {"fit", "fit_generator", "train_on_batch"}  # Keras differentiates the compiled loss
-COLLECTION_ADDERS = {"append", "extend", "insert", "add", "appendleft", "update"}
+COLLECTION_ADDERS = frozenset({"append", "extend", "insert", "add", "appendleft", "update"})
 
 
 def is_traced_def(node: ast.AST, imports) -> bool:

@@ -16,8 +16,8 @@ Every link is over-approximated, so a part is never too small:
   binds a name before reading it is not linked to the binding before: what it creates is its
   own (the engine names it after its target and its statement, `module:model @12`);
 - a name read inside a function links to its last top-level binding (the engine analyses the
-  function at the end) and to the binding before each statement of its part (any of them may
-  run the function, and only they can: running it takes its value);
+  function at the end) and to the binding before each statement that can reach the function
+  through these links (only such a statement can run it: running it takes its value);
 - a class defined anywhere (even inside a function) is found by its name where nothing binds
   the name yet, and a class's bases by their names: such a read, and a read inside a function,
   links to every statement defining a class of that name;
