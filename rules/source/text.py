@@ -17,13 +17,22 @@ _LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")
 # The breaks `str.splitlines` knows besides "\n" (and "\r"): with none in a text, the fast
 # built-in split is the same as Python's and LSP's.
 _OTHER_BREAKS = re.compile("[\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]")
+_ASCII_OTHER_BREAKS = ("\r", "\v", "\f", "\x1c", "\x1d", "\x1e")
 
 
 def split_lines(text: str) -> list[str]:
     """The lines of `text` with their endings, where Python and LSP end them."""
-    if _OTHER_BREAKS.search(text) is None:
+    if _only_newlines(text):
         return text.splitlines(True)  # the same lines, four times faster
     return _LINE.findall(text)
+
+
+def _only_newlines(text: str) -> bool:
+    """No break but "\n" in `text`. An ASCII text is searched for each character on its own
+    (`in` is a fast search in C: 200 kB in 10 µs, where the character class takes 0.6 ms)."""
+    if text.isascii():
+        return not any(other in text for other in _ASCII_OTHER_BREAKS)
+    return _OTHER_BREAKS.search(text) is None
 
 
 def line_texts(text: str) -> list[str]:
@@ -46,6 +55,8 @@ def line_starts(text: str) -> list[int]:
 def newline_of(text: str) -> str:
     """The line ending most of `text` uses ("\\r\\n", "\\n", or "\\r" alone in old Mac files):
     what every edit of that text writes."""
-    if "\n" not in text and "\r" in text:
+    if "\r" not in text:
+        return "\n"  # (one fast search, not two counts of a whole text)
+    if "\n" not in text:
         return "\r"
     return "\r\n" if text.count("\r\n") * 2 > text.count("\n") else "\n"
