@@ -29,11 +29,11 @@ from .model.conventions import DEFAULT, NameConventions
 from .model.engine import analyze_document
 from .project.config import Config
 from .report.diagnose import diagnostics_for
-from .report.suppression import suppressed
+from .report.suppression import visible
 from .source.document import PARSE_FAILURES, Document, parse
 from .source.notebook import JoinedSource
 from .source.recovery import parse_error, recover, unreliable_lines
-from .source.text import line_texts, newline_of, split_lines
+from .source.text import newline_of, split_lines
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a check need not load it)
 if TYPE_CHECKING:
@@ -56,8 +56,11 @@ def analyze(source: str, path: str = "<stdin>", *, enabled: Callable[[str], bool
     `SyntaxError` (see `findings`); `lint` reports it as E999.
     """
     found = findings(source, path, resolver=resolver, budget=budget, parser=parser, conventions=conventions)
-    lines = line_texts(source)
-    return [d for d in found if (enabled is None or enabled(d.code)) and not suppressed(d, lines)]
+    found = [d for d in found if enabled is None or enabled(d.code)]
+    if not found:
+        return found
+    lines = parser.lines_of(source) if parser is not None else split_lines(source)  # (the editor's: split once)
+    return visible(found, source, lines)
 
 
 def findings(source: str, path: str = "<stdin>", *, resolver=None, budget=None, parser=None,

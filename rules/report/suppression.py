@@ -34,28 +34,32 @@ _ALL = None  # marks "every code" in the parsed suppressions
 UNUSED_CODE = "GG900"
 
 
+def visible(found: list[Diagnostic], source: str, lines: Sequence[str]) -> list[Diagnostic]:
+    """`found` without what a comment suppresses. `lines`: the source's lines with their endings
+    (`split_lines`, as the document has them). Only each finding's own line is read, and the text
+    is searched once for a file-level comment: no second split of the whole text per analysis."""
+    if not found:
+        return found
+    file_codes = _file_codes(line_texts(source)) if "noqa" in source.lower() else ()
+    return [d for d in found if not _hidden(d, file_codes, lines)]
+
+
 def suppressed(diagnostic: Diagnostic, source_lines: Sequence[str]) -> bool:
-    if any(_covers(("gradguard", code), diagnostic.code) for code in _file_codes(source_lines)):
+    """Whether a comment hides `diagnostic` in the file of these lines (with or without endings)."""
+    return _hidden(diagnostic, _file_codes(source_lines), source_lines)
+
+
+def _hidden(diagnostic: Diagnostic, file_codes: Sequence[str | None], lines: Sequence[str]) -> bool:
+    if any(_covers(("gradguard", code), diagnostic.code) for code in file_codes):
         return True
     index = diagnostic.span.line - 1
-    if not 0 <= index < len(source_lines):
+    if not 0 <= index < len(lines):
         return False
-    return any(_covers(rule, diagnostic.code) for rule in line_suppressions(source_lines[index]))
-
-
-# The file-level codes of the last list of lines asked about: `suppressed` is called once per
-# diagnostic with the same list, which is kept alive here so that its identity is a safe key.
-_file_cache: tuple[object, tuple[str | None, ...]] = (None, ())
+    return any(_covers(rule, diagnostic.code) for rule in line_suppressions(lines[index].rstrip("\r\n")))
 
 
 def _file_codes(source_lines: Sequence[str]) -> tuple[str | None, ...]:
-    global _file_cache
-    cached = _file_cache
-    if cached[0] is source_lines:
-        return cached[1]
-    codes = tuple(code for _, _, code in file_suppressions(source_lines))
-    _file_cache = (source_lines, codes)
-    return codes
+    return tuple(code for _, _, code in file_suppressions(source_lines))
 
 
 def file_suppressions(source_lines: Sequence[str]) -> list[tuple[int, re.Match, str | None]]:
