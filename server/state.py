@@ -232,10 +232,11 @@ class GradguardServer(LanguageServer):
             self._release_waiters(target)
             return
         self.results[target] = result
-        lens = f"{len(result.lens.values)} values recorded for the lens" if result.lens is not None else \
-            "no values recorded (the lens is off)"
-        self.trace(f"analysed {target}: {len(result.diagnostics)} diagnostics; {lens}",
-                   ", ".join(f"{d.code}@{d.span.line}" for d in result.diagnostics))
+        if self.protocol.trace != types.TraceValue.Off:  # (counting the values joins the parts for the lens)
+            lens = f"{len(result.lens.values)} values recorded for the lens" if result.lens is not None else \
+                "no values recorded (the lens is off)"
+            self.trace(f"analysed {target}: {len(result.diagnostics)} diagnostics; {lens}",
+                       ", ".join(f"{d.code}@{d.span.line}" for d in result.diagnostics))
         for waiter in self.waiters.pop(target, []):
             if not waiter.done():
                 waiter.set_result(result)
@@ -281,7 +282,7 @@ class GradguardServer(LanguageServer):
         previous = self.results.get(snap.target)
         if previous is not None and previous.diagnostics == result.diagnostics:
             # Nothing new to publish; the lens may still have learnt something from the other modules.
-            if result.lens is not None:
+            if result.recorder is not None:
                 self.results[snap.target] = result
                 if _hints(previous) != _hints(result):
                     self.refresh_lens()

@@ -50,9 +50,7 @@ class Lens:
         """Drop what the analysis cached on the way and the lens can compute again when asked (the
         document's node lists, parent map and spans, the sinks' statuses): a server keeps one lens
         per open document, and those caches doubled its memory."""
-        for name in ("nodes", "_by_type", "parents", "_index"):
-            self.doc.__dict__.pop(name, None)
-        self.doc._spans.clear()
+        self.doc.drop_caches()
         self.analysis.statuses.clear()
         return self
 

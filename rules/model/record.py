@@ -17,7 +17,7 @@ Engines for other modules (jedi) are never recording ones: their values are of a
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 
@@ -29,12 +29,35 @@ class Recorder:
     """The values of the last analysis run while it was active."""
 
     def __init__(self) -> None:
-        self.analysis = None                     # facts.Analysis of the last top-level engine
-        self.values: dict[ast.AST, object] = {}  # expression or bound target → its final Value
+        self._analysis = None                     # facts.Analysis of the last top-level engine
+        self._values: dict[ast.AST, object] = {}  # expression or bound target → its final Value
+        self._merge: Callable[[], tuple] | None = None
+        self.document = None                      # the analysed module's source.document.Document
 
     def start(self, analysis) -> None:
-        self.analysis = analysis
-        self.values = {}
+        self._analysis, self._values, self._merge = analysis, {}, None
+        self.document = analysis.doc
+
+    def defer(self, document, merge: Callable[[], tuple]) -> None:
+        """The analysis of `document` and its values are `merge()`'s (an editor's parts joined),
+        made when first asked for: a keystroke's diagnostics do not wait for a join that only a
+        hover reads."""
+        self.document, self._merge = document, merge
+
+    @property
+    def analysis(self):
+        self._join()
+        return self._analysis
+
+    @property
+    def values(self) -> dict[ast.AST, object]:
+        self._join()
+        return self._values
+
+    def _join(self) -> None:
+        if self._merge is not None:
+            self._analysis, self._values = self._merge()
+            self._merge = None
 
 
 @contextmanager

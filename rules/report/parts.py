@@ -129,9 +129,9 @@ class PartCache:
         self._parts = kept
         self._statements = known
         if recorder is not None:
-            parts = list(kept.values())
-            recorder.analysis = Analysis.merged(doc, [p.analysis for p in parts])
-            recorder.values = {node: value for p in parts for node, value in p.values.items()}
+            recorder.defer(doc, lambda parts=list(kept.values()): (
+                Analysis.merged(doc, [p.analysis for p in parts]),
+                {node: value for p in parts for node, value in p.values.items()}))
         return deduplicated([d for part in kept.values() for d in part.diagnostics])
 
     def _imports_of(self, doc: Document, statements: list[_Statement]) -> tuple:

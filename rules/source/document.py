@@ -95,6 +95,14 @@ class Document:
         found by a caller that keeps them per top-level statement (no walk of the whole tree)."""
         self.__dict__["imports"] = Imports(self.tree, nodes)
 
+    def drop_caches(self) -> None:
+        """Forget what the analysis cached here and can compute again (the node lists, the parent
+        map, the spans): a server keeps the analysed document of every open file, and these
+        doubled its memory."""
+        for name in ("nodes", "_by_type", "parents", "_index"):
+            self.__dict__.pop(name, None)
+        self._spans.clear()
+
     @cached_property
     def nodes(self) -> list[ast.AST]:
         """Every node of the tree in `ast.walk` order, walked once: rules filter this list."""
