@@ -98,7 +98,10 @@ class PartCache:
 
     def findings(self, doc: Document, break_rules, conventions) -> list[Diagnostic]:
         body = doc.tree.body
-        statements = [self._statement(stmt, index, doc) for index, stmt in enumerate(body)]
+        old = self._statements.get  # (a statement the edit did not touch is the same node, found here)
+        statements = [known if (known := old(id(stmt))) is not None and known.node is stmt
+                      and known.shared_at_start == (index == 0) else self._statement(stmt, index, doc)
+                      for index, stmt in enumerate(body)]
         imports = self._imports_of(doc, statements)
         shared = [s.node for s in statements if s.names is None]
         # The shared statements (imports) as written, not where: a line added above an import moves
@@ -135,11 +138,13 @@ class PartCache:
         return deduplicated([d for part in kept.values() for d in part.diagnostics])
 
     def _imports_of(self, doc: Document, statements: list[_Statement]) -> tuple:
-        """Give `doc` its imports, and return their fingerprint: made from its import statements
-        and its top-level assignments (module aliases, `tfd = tfp.distributions`), so kept while
-        those are the same nodes (a keystroke inside a function changes neither)."""
+        """Give `doc` its imports, and return their fingerprint: made from what its import statements
+        say and its top-level assignments (module aliases, `tfd = tfp.distributions`), so kept while
+        the imports say the same and the assignments are the same nodes (a keystroke inside a
+        function changes neither, even in a function that imports: `Imports` keeps no node)."""
         nodes = [node for s in statements for node in s.imports]
-        key = (tuple(nodes), tuple(s.node for s in statements if isinstance(s.node, _ALIASING)))  # nodes: by identity
+        key = (tuple(map(_import_says, nodes)),
+               tuple(s.node for s in statements if isinstance(s.node, _ALIASING)))  # (these by identity)
         if self._imports is not None and self._imports[0] == key:
             doc.use_imports(self._imports[1])
         else:
@@ -147,10 +152,8 @@ class PartCache:
             self._imports = (key, doc.imports, _fingerprint(vars(doc.imports)))
         return self._imports[2]
 
-    def _statement(self, stmt: ast.stmt, index: int, doc: Document) -> "_Statement":
-        known = self._statements.get(id(stmt))
-        if known is not None and known.node is stmt and known.shared_at_start == (index == 0):
-            return known
+    @staticmethod
+    def _statement(stmt: ast.stmt, index: int, doc: Document) -> "_Statement":
         nodes = nodes_of(stmt)  # once: for its imports, its names and the questions about the module
         imports = sorted((n for n in nodes if isinstance(n, (ast.Import, ast.ImportFrom))),
                          key=lambda n: (n.lineno, n.col_offset))
@@ -199,6 +202,12 @@ def _on_lines(diagnostics: list[Diagnostic], statements: list[ast.stmt]) -> bool
     spans = (span for d in diagnostics
              for span in (d.span, *(r.span for r in d.related), *(e.span for f in d.fixes for e in f.edits)))
     return any(line in lines for span in spans for line in range(span.line, span.end_line + 1))
+
+
+def _import_says(node: ast.Import | ast.ImportFrom) -> tuple:
+    """What an import statement binds, all `Imports` reads of it."""
+    names = tuple((alias.name, alias.asname) for alias in node.names)
+    return (names,) if isinstance(node, ast.Import) else (names, node.module, node.level)
 
 
 def _fingerprint(value) -> object:
