@@ -155,6 +155,8 @@ class LspForms:
     def __init__(self) -> None:
         self._layout: tuple | None = None
         self._forms: dict[int, tuple[Diagnostic, str, types.Diagnostic]] = {}  # by id of the diagnostic
+        self._in_json: set[int] = set()  # the ids of this object's LSP diagnostics in `_JSON`
+        weakref.finalize(self, _forget_json, self._in_json)
 
     def convert(self, found: list[Diagnostic], snap: Snapshot) -> dict[str, list[types.Diagnostic]]:
         """The diagnostics of every part's URI (empty lists included)."""
@@ -175,6 +177,12 @@ class LspForms:
                 form = (diagnostic, *located)
             forms[id(diagnostic)] = form  # (the diagnostic kept alive with it: its id stays its own)
             by_uri[form[1]].append(form[2])
+        kept = {id(lsp) for _, _, lsp in forms.values()}
+        _forget_json(self._in_json - kept)
+        for _, _, lsp in forms.values():
+            _JSON.setdefault(id(lsp), (lsp, [None]))
+        self._in_json.clear()
+        self._in_json.update(kept)
         self._layout, self._forms = layout, forms
         return by_uri
 
@@ -186,7 +194,44 @@ def _with_versions(lsp: types.Diagnostic, versions: dict[str, int]) -> types.Dia
         return lsp
     data = {"fixes": [{**fix, "edits": [{**edit, "version": versions[edit["uri"]]} for edit in fix["edits"]]}
                       for fix in fixes]}
-    return attrs.evolve(lsp, data=data)
+    new = attrs.evolve(lsp, data=data)
+    known = _JSON.get(id(lsp))
+    if known is not None and known[0] is lsp and known[1][0] is not None:
+        _JSON[id(new)] = (new, [{**known[1][0], "data": data}])  # (data is JSON already)
+    return new
+
+
+# The JSON form of the LSP diagnostics the forms hold, by id of the diagnostic (kept alive with it):
+# made once, by the converter below, instead of once per publication. Entries are added and removed
+# in the fast pass's thread; where the server writes its messages the converter only fills an
+# entry's box (an entry removed meanwhile is only slower, never wrong).
+_JSON: dict[int, tuple[types.Diagnostic, list]] = {}
+
+
+def _forget_json(ids: set[int]) -> None:
+    for key in ids:
+        _JSON.pop(key, None)
+
+
+def lsp_converter():
+    """pygls's converter, with the JSON of a diagnostic the forms keep made once."""
+    from pygls.protocol import default_converter
+
+    converter = default_converter()
+    getter = getattr(converter, "get_unstructure_hook", None)  # (cattrs 24+; older: the dispatch)
+    plain = getter(types.Diagnostic) if getter is not None else converter._unstructure_func.dispatch(types.Diagnostic)
+
+    def unstructure(diagnostic: types.Diagnostic) -> dict:
+        known = _JSON.get(id(diagnostic))
+        if known is None or known[0] is not diagnostic:
+            return plain(diagnostic)
+        box = known[1]
+        if box[0] is None:
+            box[0] = plain(diagnostic)
+        return box[0]
+
+    converter.register_unstructure_hook(types.Diagnostic, unstructure)
+    return converter
 
 
 # A target's forms live as long as its incremental parser (the fast pass's, one thread at a time).

@@ -64,6 +64,7 @@ class GradguardServer(LanguageServer):
             "gradguard",
             __version__,
             protocol_cls=GradguardProtocol,
+            converter_factory=analysis.lsp_converter,
             text_document_sync_kind=types.TextDocumentSyncKind.Incremental,
             notebook_document_sync=types.NotebookDocumentSyncOptions(
                 notebook_selector=[types.NotebookDocumentFilterWithCells(

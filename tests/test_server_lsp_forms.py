@@ -4,6 +4,7 @@ conversion gives, fixes carrying the documents' new versions. In process, on the
 snapshots and incremental parser."""
 from __future__ import annotations
 
+import json
 import random
 
 from lsprotocol import types
@@ -34,12 +35,16 @@ def other_step(x):
 '''
 
 
-def _publish_form(by_uri: dict) -> dict:
-    """What a client receives: the diagnostics as JSON-ready dicts, per URI."""
-    from pygls.protocol import default_converter
+CONVERTER = analysis.lsp_converter()  # the server's: the JSON of a kept diagnostic is made once
 
-    converter = default_converter()
-    return {uri: [converter.unstructure(d) for d in diagnostics] for uri, diagnostics in by_uri.items()}
+
+def _publish_form(by_uri: dict) -> dict:
+    """What a client receives: the diagnostics as JSON, per URI (each list converted twice: the
+    second time from what the first one made)."""
+    for uri, diagnostics in by_uri.items():
+        CONVERTER.unstructure(types.PublishDiagnosticsParams(uri, diagnostics))
+    return {uri: json.loads(json.dumps(CONVERTER.unstructure(types.PublishDiagnosticsParams(uri, diagnostics))))
+            for uri, diagnostics in by_uri.items()}
 
 
 def _fresh(documents: list[TextDocument], notebook: bool) -> dict:
@@ -66,7 +71,7 @@ def test_a_kept_part_s_diagnostic_is_published_with_the_new_version(monkeypatch)
     document = TextDocument("file:///t.py", TRAIN, 1)
     parser = IncrementalParser("/t.py")
     first, fresh = _edited([document], parser, False)
-    assert first == fresh and len(first["file:///t.py"]) == 2
+    assert first == fresh and len(first["file:///t.py"]["diagnostics"]) == 2
     converted = []
     real_to_lsp = analysis.to_lsp
     monkeypatch.setattr(analysis, "to_lsp", lambda d, snap: converted.append(d.span.line) or real_to_lsp(d, snap))
@@ -74,7 +79,7 @@ def test_a_kept_part_s_diagnostic_is_published_with_the_new_version(monkeypatch)
     kept, fresh = _edited([document], parser, False)
     assert kept == fresh
     assert converted == [15, 8, 15]  # the fast pass: other_step's finding alone; the fresh conversion: both
-    step_finding = kept["file:///t.py"][0]
+    step_finding = kept["file:///t.py"]["diagnostics"][0]
     assert step_finding["range"]["start"]["line"] == 7
     assert {edit["version"] for fix in step_finding["data"]["fixes"] for edit in fix["edits"]} == {2}
 
@@ -100,7 +105,7 @@ def test_notebook_cells_keep_their_forms_while_another_cell_is_typed_in():
          "def other(x):\n    y = x\n    return y\n"])]
     parser = IncrementalParser("/t.ipynb")
     first, fresh = _edited(cells, parser, True)
-    assert first == fresh and len(first["file:///t.ipynb#c1"]) == 1
+    assert first == fresh and len(first["file:///t.ipynb#c1"]["diagnostics"]) == 1
     _type(cells[2], 1, 5, "z")
     _type(cells[2], 2, 12, "z")  # `y = xz` ... `return yz`: only the third cell changed
     kept, fresh = _edited(cells, parser, True)
@@ -108,4 +113,4 @@ def test_notebook_cells_keep_their_forms_while_another_cell_is_typed_in():
     _type(cells[0], 0, 0, "\n")  # a line above every cell's finding: every range moves
     moved, fresh = _edited(cells, parser, True)
     assert moved == fresh
-    assert moved["file:///t.ipynb#c1"][0]["range"]["start"]["line"] == 2
+    assert moved["file:///t.ipynb#c1"]["diagnostics"][0]["range"]["start"]["line"] == 2
