@@ -98,20 +98,25 @@ class IncrementalParser:
         gaps = self._gaps[bisect.bisect_left(self._gaps, first):bisect.bisect_right(self._gaps, last)]
         if any(old[i] != lines[i] for i in gaps):
             return None  # a line between statements changed: the structure may have too
-        chunks, body = [], []
-        for chunk in self._chunks:
-            if chunk.first - 1 <= last and chunk.last - 1 >= first \
-                    and old[chunk.first - 1:chunk.last] != lines[chunk.first - 1:chunk.last]:
+        # The chunks the changed lines touch, found by bisection (a keystroke touches one of hundreds).
+        chunks = self._chunks
+        low = bisect.bisect_left(chunks, first + 1, key=_last_line)   # (1-based lines, 0-based first/last)
+        high = max(low, bisect.bisect_right(chunks, last + 1, key=_first_of))  # (low: the same text)
+        touched = []
+        for chunk in chunks[low:high]:
+            if old[chunk.first - 1:chunk.last] != lines[chunk.first - 1:chunk.last]:
                 chunk = _reparse(chunk, "".join(lines[chunk.first - 1:chunk.last]), self.path)
                 if chunk is None:
                     return None
                 self.parsed += 1
-            else:
-                self.reused += 1
-            chunks.append(chunk)
-            body.extend(chunk.body)
-        self._chunks = chunks
-        return ast.Module(body=body, type_ignores=[])
+            touched.append(chunk)
+        self.reused += len(chunks) - len(touched)
+        start = sum(len(chunk.body) for chunk in chunks[:low])  # the touched chunks' place in the body
+        end = start + sum(len(chunk.body) for chunk in chunks[low:high])
+        body = self._tree.body
+        self._chunks = [*chunks[:low], *touched, *chunks[high:]]
+        return ast.Module(body=[*body[:start], *(stmt for chunk in touched for stmt in chunk.body), *body[end:]],
+                          type_ignores=[])
 
     def _reuse_above(self, lines: list[str]) -> ast.Module | None:
         """Lines were added or removed (or the structure changed): keep the statements wholly
@@ -206,6 +211,14 @@ def _levels(roots: list[ast.AST]) -> tuple[list[list[ast.AST]], dict[ast.AST, as
                     following.append(value)
         level = following
     return levels, parents
+
+
+def _last_line(chunk: _Chunk) -> int:
+    return chunk.last
+
+
+def _first_of(chunk: _Chunk) -> int:
+    return chunk.first
 
 
 def _first_line(stmt: ast.stmt) -> int:
