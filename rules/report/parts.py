@@ -16,6 +16,7 @@ replays random edits on the corpus and compares with a fresh analysis after each
 from __future__ import annotations
 
 import ast
+import functools
 from dataclasses import dataclass
 
 from ..diagnostics import Diagnostic
@@ -75,7 +76,7 @@ class _ModuleFacts:
                 if (fact := question.of_nodes(s.nodes, doc.imports)) != question.neutral:
                     facts[id(s.node)] = fact
 
-    def of(self, question: ModuleQuestion, statements: list[_Statement], doc: Document, imports) -> list:
+    def of(self, question: ModuleQuestion, doc: Document, *, statements: list[_Statement], imports) -> list:
         if question not in self._kept:
             facts = {id(s.node): fact for s in statements
                      if (fact := question.of_nodes(s.nodes, doc.imports)) != question.neutral}
@@ -114,7 +115,9 @@ class PartCache:
         shared_at = tuple((stmt.lineno, stmt.end_lineno) for stmt in shared)
         known = {id(s.node): s for s in statements}
         self._facts.update(self._statements, known, doc, imports)
-        doc.statement_facts = lambda question: self._facts.of(question, statements, doc, imports)
+        # (Not a closure over `doc`: a document holding a function that holds it is a reference
+        # cycle, left to the garbage collector with the statements it keeps, one per keystroke.)
+        doc.statement_facts = functools.partial(self._facts.of, statements=statements, imports=imports)
         groups = [[body[i] for i in group] for group in self._components([s.names for s in statements])] or [[]]
         recorder = record.active()
         kept: dict[tuple[int, ...], _Part] = {}

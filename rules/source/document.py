@@ -43,10 +43,10 @@ class Document:
         self.parser = parser  # an incremental.IncrementalParser that remembers the previous text
         self.lines = (parser.lines_of(source) if parser is not None else split_lines(source)) or [""]
         self._spans: dict[ast.AST, Span] = {}  # rules and the engine ask for the same nodes' spans
-        self.whole = self     # the module; a part's is the document it is a part of
+        self._whole: Document | None = None  # a part's: the document it is a part of (`whole`)
         self.asked: dict[tuple, object] = {}   # the questions `ask` answered, with their answers
-        # question → its fact for each top-level statement (questions.ModuleQuestion), when an
-        # editor's part cache keeps them; None: a question walks the whole tree.
+        # (question, document) → its facts for the top-level statements (questions.ModuleQuestion),
+        # when an editor's part cache keeps them; None: a question walks the whole tree.
         self.statement_facts = None
 
     @classmethod
@@ -57,10 +57,17 @@ class Document:
         part = cls.__new__(cls)
         part.source, part.path, part.parser, part.lines = whole.source, whole.path, None, whole.lines
         part._spans = whole._spans
-        part.whole, part.asked, part.statement_facts = whole, {}, None
+        part._whole, part.asked, part.statement_facts = whole, {}, None
         part.__dict__["tree"] = ast.Module(body=list(body), type_ignores=[])
         part.__dict__["imports"] = whole.imports
         return part
+
+    @property
+    def whole(self) -> "Document":
+        """The module: this document itself, or the one this part is a part of. (Not an attribute
+        pointing at itself: a document in a reference cycle waits for the garbage collector, and an
+        editor drops one a keystroke.)"""
+        return self._whole if self._whole is not None else self
 
     def ask(self, query, *args):
         """`query(module_document, *args)`: a question about the whole module (the line a new import

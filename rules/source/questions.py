@@ -32,7 +32,8 @@ class ModuleQuestion:
         self.uses_imports = uses_imports
 
     def __call__(self, doc) -> object:
-        facts = doc.statement_facts(self) if doc.statement_facts is not None else [self.of_nodes(doc.nodes, doc.imports)]
+        facts = doc.statement_facts(self, doc) if doc.statement_facts is not None \
+            else [self.of_nodes(doc.nodes, doc.imports)]
         return self.combine(facts, doc.imports)
 
     def __repr__(self) -> str:
