@@ -9,6 +9,7 @@ from __future__ import annotations
 import bisect
 import dataclasses
 import functools
+import time
 import weakref
 from collections.abc import Sequence
 from contextlib import nullcontext
@@ -119,6 +120,7 @@ class Result:
     by_uri: dict[str, list[types.Diagnostic]]  # every part's URI, empty lists included
     cross_module: bool = False                 # from the jedi pass
     recorder: Recorder | None = None           # the recorded values, when the lens is on
+    seconds: float = 0.0                       # how long the analysis took
 
     @functools.cached_property
     def lens(self) -> Lens | None:
@@ -137,12 +139,14 @@ def analyze(snap: Snapshot, resolver=None, budget=None) -> Result:
     for hover and inlay hints (server/hover.py, server/inlay.py); else it records nothing (the
     recording costs some 6% of an edit's analysis) and the result has no lens."""
     _load_analyzer()
+    started = time.perf_counter()
     with recording() if snap.lens else nullcontext() as recorder:
         found = snap.diagnose(resolver=resolver, budget=budget)
     if recorder is not None and recorder.document is not None:
         recorder.document.drop_caches()  # the lens computes again what it needs
     forms = _forms_of(snap.parser) if resolver is None and snap.parser is not None else LspForms()
-    return Result(snap, found, forms.convert(found, snap), resolver is not None, recorder)
+    by_uri = forms.convert(found, snap)
+    return Result(snap, found, by_uri, resolver is not None, recorder, time.perf_counter() - started)
 
 
 class LspForms:
