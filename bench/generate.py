@@ -404,12 +404,18 @@ def training_file(lines: int, seed: int, break_rate: float = 0.3) -> tuple[str, 
     return text, breaks
 
 
-def typing_spot(text: str) -> tuple[int, int, str]:
+def typing_spot(text: str, like: str | None = None) -> tuple[int, int, str]:
     """Where an editor types: (line, column) just after the name an assignment binds, in the body of
-    the function nearest the middle of the file. Extending that identifier keeps the file valid."""
+    the function nearest the middle of the file. Extending that identifier keeps the file valid.
+    `like`: a function of another file; the spot is then in this file's function of the same piece
+    (the same text but for its number, `run_..._18` and `run_..._63`), if it has one."""
     tree = ast.parse(text)
     middle = text.count("\n") // 2
     functions = [n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    if like is not None:
+        functions = [f for f in functions if _piece_of(f.name) == _piece_of(like)]
+        if not functions:
+            raise ValueError(f"no function of the piece of {like} in the file")
     for function in sorted(functions, key=lambda f: abs(f.lineno - middle)):
         for statement in function.body:
             if (isinstance(statement, ast.Assign) and len(statement.targets) == 1
@@ -417,6 +423,12 @@ def typing_spot(text: str) -> tuple[int, int, str]:
                 target = statement.targets[0]
                 return target.lineno - 1, target.end_col_offset, function.name
     raise ValueError("no function with a simple assignment in the file")
+
+
+def _piece_of(name: str) -> str:
+    """A generated function's name without its number: the piece it was made from."""
+    stem, _, number = name.rpartition("_")
+    return stem if number.isdigit() else name
 
 
 SIZES = (300, 1_000, 5_000, 20_000)

@@ -17,7 +17,9 @@ files and in the same run:
   the folder again (nothing changed since the previous run);
 * the jedi pass on a 1,000-line file calling a package (bench/jedi_pass.py): cold and warm;
 * language servers (bench/lsp_client.py): didOpen -> first publishDiagnostics, then one-character
-  edits typed into a function body, each answered by its diagnostics before the next keystroke;
+  edits typed into a function body, each answered by its diagnostics before the next keystroke
+  (gradguard also types on 5,000 lines in the function of the same piece as on 1,000 lines: what
+  the file's size costs an edit, without the difference of two functions);
 * the gradguard server's RSS once 50 documents of 1,000 lines are open and diagnosed;
 * the gradient lens in the gradguard server (bench/lens_latency.py): hover and whole-file inlay
   hints on the 1,000- and 5,000-line files, median / p95 (`--only lens` runs just that part);
@@ -336,6 +338,7 @@ class Typing:
     failures: int = 0       # "analysis of ... failed" in the server's stderr (gradguard's wording)
     open_later: float | None = None   # didOpen -> a later publish for the same version (a second pass)
     open_busy: float | None = None    # didOpen -> the end of the server's CPU work on it
+    function: str | None = None       # the function typed into
 
     @property
     def median(self) -> float:
@@ -372,16 +375,21 @@ def servers(quick: bool) -> list[Server]:
     ]
 
 
-async def type_into(server: Server, path: Path, root: Path, logs: Path, edits: int) -> Typing:
+SAME_FUNCTION = "gradguard, the 1,000-line file's function"  # its key in the LSP results
+
+
+async def type_into(server: Server, path: Path, root: Path, logs: Path, edits: int,
+                    like: str | None = None) -> Typing:
+    """Type `edits` characters into `path` (at `generate.typing_spot(text, like)`)."""
     result = Typing(planned=edits)
-    stderr = logs / f"lsp-{server.name}-{path.stem}.stderr"
+    stderr = logs / f"lsp-{server.name}-{path.stem}{'-like-' + like if like else ''}.stderr"
     client = LspClient(server.command, cwd=root, stderr_path=stderr)
     await client.start(child_env())
     try:
         await asyncio.wait_for(client.initialize(root, server.options, server.settings), 60)
         result.full_sync = not client.incremental
         text = path.read_text(encoding="utf-8")
-        line, column, _ = generate.typing_spot(text)
+        line, column, result.function = generate.typing_spot(text, like)
         lines = text.split("\n")
         uri, sent = await client.open(path, text, 1)
         first = await client.diagnostics(uri, 1, 0, timeout=300)
@@ -595,6 +603,13 @@ def budget_lines(cli: dict, lsp: dict, jedi: dict, memory: dict, made: dict, qui
                     f"{seconds(base.median)} / {seconds(base.p95)})")
         else:
             verdict(f"{label} (issue 23)", None, "not run" + (" (--quick)" if quick else ""))
+    same = lsp.get((SAME_FUNCTION, medium))
+    if same and typing_small and same.latencies and typing_small.latencies:
+        lines.append(f"  - (a figure, not the budget: typed in `{same.function}`, the piece of the 1,000-line "
+                     f"file's `{typing_small.function}`, the 5,000-line keystroke is "
+                     f"{same.median / typing_small.median:.1f}× / {same.p95 / typing_small.p95:.1f}× the "
+                     f"1,000-line one: {seconds(same.median)} / {seconds(same.p95)}; what the file's size "
+                     "costs, without the difference of the two functions)")
     ours, fixit = cli.get(("gradguard", medium)), cli.get(("fixit", medium))
     if ours and fixit and ours.walls and fixit.walls:
         factor = fixit.median / ours.median
@@ -690,6 +705,10 @@ def report(info: dict, tool_versions: dict, made: dict, cli: dict, lsp: dict, je
                        [open_cell(lsp.get((n, size)), ours) for n in names]))
         out.append(row(f"LSP: keystroke → diagnostics, {lines:,} lines (median / p95)",
                        [typing_cell(lsp.get((n, size)), ours) for n in names]))
+        same = lsp.get((SAME_FUNCTION, size))
+        if same is not None:
+            out.append(row(f"LSP: keystroke → diagnostics, {lines:,} lines, in the 1,000-line file's function "
+                           f"(`{same.function}`)", [typing_cell(same, same)] + ["—"] * (len(names) - 1)))
     if memory:
         if "rss_kb" in memory:
             cell = f"{mb(memory['rss_kb'])} (peak {mb(memory['peak_kb'])}, idle {mb(memory['idle_kb'])}; "
@@ -860,6 +879,19 @@ def main(argv: list[str] | None = None) -> int:
                 if result.latencies:
                     log(f"  open {seconds(result.open_latency)}; {len(result.latencies)} edits: median "
                         f"{seconds(result.median)}, p95 {seconds(result.p95)}")
+        small = lsp.get(("gradguard", 1_000))
+        if 5_000 in sizes and small is not None and small.function:
+            # The 1,000-line file's function typed in again where the 5,000-line file has the same
+            # piece: what the larger file itself costs an edit, the function being the same.
+            path = made["files"][5_000]["path"]
+            log(f"lsp: gradguard on {path.name}, typing in the piece of {small.function}")
+            result = asyncio.run(type_into(server_list[0], path, out, logs, 10 if args.quick else 30,
+                                           like=small.function))
+            lsp[(SAME_FUNCTION, 5_000)] = result
+            (logs / "lsp-gradguard-5000-same-function.json").write_text(json.dumps(
+                {"function": result.function, "edits": result.latencies, "error": result.error}, indent=1))
+            if result.latencies:
+                log(f"  {result.function}: median {seconds(result.median)}, p95 {seconds(result.p95)}")
     jedi: dict = {}
     if "lsp" not in args.skip:
         log("jedi pass: a 1,000-line file calling a package (bench/jedi_pass.py)")
