@@ -64,12 +64,14 @@ class _ModuleFacts:
         self._kept: dict[ModuleQuestion, tuple[object, dict[int, object]]] = {}  # (imports used, id → fact)
 
     def update(self, old: dict[int, _Statement], new: dict[int, _Statement], doc: Document, imports) -> None:
-        gone = [key for key in old if key not in new]
-        added = [s for key, s in new.items() if key not in old]
+        gone = old.keys() - new.keys()  # (set differences, in C: a keystroke changes one statement)
+        added = [new[key] for key in new.keys() - old.keys()]
         for question, (used, facts) in list(self._kept.items()):
-            if question.uses_imports and used != imports:
-                del self._kept[question]  # asked again of every statement, when asked
-                continue
+            if question.uses_imports and used is not imports:
+                if used != imports:
+                    del self._kept[question]  # asked again of every statement, when asked
+                    continue
+                self._kept[question] = (imports, facts)  # (compared by identity next time)
             for key in gone:
                 facts.pop(key, None)
             for s in added:
@@ -118,7 +120,8 @@ class PartCache:
         # (Not a closure over `doc`: a document holding a function that holds it is a reference
         # cycle, left to the garbage collector with the statements it keeps, one per keystroke.)
         doc.statement_facts = functools.partial(self._facts.of, statements=statements, imports=imports)
-        groups = [[body[i] for i in group] for group in self._components([s.names for s in statements])] or [[]]
+        groups = [list(map(body.__getitem__, group)) for group in self._components([s.names for s in statements])] \
+            or [[]]
         recorder = record.active()
         kept: dict[tuple[int, ...], _Part] = {}
         answers: dict = {}  # the questions the parts asked about the whole module, answered for this text
@@ -152,7 +155,10 @@ class PartCache:
             doc.use_imports(self._imports[1])
         else:
             doc.use_import_nodes(nodes)
-            self._imports = (key, doc.imports, _fingerprint(vars(doc.imports)))
+            fingerprint = _fingerprint(vars(doc.imports))
+            if self._imports is not None and fingerprint == self._imports[2]:
+                fingerprint = self._imports[2]  # the same object: compared by identity from now on
+            self._imports = (key, doc.imports, fingerprint)
         return self._imports[2]
 
     @staticmethod
@@ -169,7 +175,7 @@ class PartCache:
         """`components(names)`, reused when no statement's names changed (a keystroke inside a
         function changes its text, seldom what it binds and reads)."""
         old, groups = self._partition
-        if len(old) != len(names) or any(a is not b and a != b for a, b in zip(old, names)):
+        if old != names:  # (in C: each pair by identity first, as a keystroke leaves nearly all)
             groups = components(names, _DISPATCHED)
         self._partition = (names, groups)
         return groups
