@@ -131,6 +131,8 @@ def reported_breaks(cuts: list[Cut], rules: dict[str, BreakRule]) -> list[Cut]:
 def _distinct_breaks(cuts: list[Cut]) -> list[Cut]:
     seen: dict[tuple[Span, Span | None], Cut] = {}
     certain = [cut for cut in cuts if not cut.grad.opaque]  # a maybe-dependency proves no break
-    for cut in sorted(certain, key=lambda c: (c.brk.span, c.brk.code)):
+    # (The earliest site among the paths one break cuts: the cuts come from sets, and the origin
+    # reached twice, `critic(x)` and `critic(y)`, named the site by set order, run to run.)
+    for cut in sorted(certain, key=lambda c: (c.brk.span, c.brk.code, c.grad.site)):
         seen.setdefault((cut.brk.span, cut.brk.via), cut)
     return list(seen.values())
