@@ -44,6 +44,7 @@ async def initialized(ls: GradguardServer, params: types.InitializedParams) -> N
         await _register(ls, types.WORKSPACE_DID_CHANGE_WATCHED_FILES,
                         types.DidChangeWatchedFilesRegistrationOptions(watchers=watchers))
     ls.reanalyse_all()
+    ls.protocol.prepare_converters()
 
 
 async def _register(ls: GradguardServer, method: str, options: object) -> None:

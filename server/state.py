@@ -55,7 +55,30 @@ def _user_handler_only(method: str):
     return handler
 
 
+# The messages of an editing session: cattrs makes each one's converter the first time it is met
+# (2 ms for didChange's), so the first keystroke and the first hover paid for it.
+SESSION_METHODS = (
+    types.TEXT_DOCUMENT_DID_CHANGE, types.TEXT_DOCUMENT_DID_SAVE, types.TEXT_DOCUMENT_DID_CLOSE,
+    types.TEXT_DOCUMENT_CODE_ACTION, types.CODE_ACTION_RESOLVE, types.TEXT_DOCUMENT_HOVER,
+    types.TEXT_DOCUMENT_INLAY_HINT, types.TEXT_DOCUMENT_CODE_LENS, types.TEXT_DOCUMENT_DIAGNOSTIC,
+    types.NOTEBOOK_DOCUMENT_DID_CHANGE, types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS,
+)
+
+
 class GradguardProtocol(LanguageServerProtocol):
+    def prepare_converters(self, methods=SESSION_METHODS) -> None:
+        """Make the converters of these methods' messages and results now (the server calls this
+        once initialized, before any document is opened), not on their first use."""
+        converter = self._converter
+        structure = getattr(converter, "get_structure_hook", None) or converter._structure_func.dispatch
+        unstructure = getattr(converter, "get_unstructure_hook", None) or converter._unstructure_func.dispatch
+        for method in methods:
+            message, result, _, _ = types.METHOD_TO_TYPES[method]
+            structure(message)
+            unstructure(message)
+            if result is not None:
+                unstructure(result)
+
     lsp_text_document__did_open = _user_handler_only(types.TEXT_DOCUMENT_DID_OPEN)
     lsp_text_document__did_change = _user_handler_only(types.TEXT_DOCUMENT_DID_CHANGE)
     lsp_text_document__did_close = _user_handler_only(types.TEXT_DOCUMENT_DID_CLOSE)
