@@ -13,19 +13,11 @@ from gradguard.rules.project.config import Config
 from gradguard.rules.source.incremental import IncrementalParser
 from gradguard.server import analysis
 from gradguard.server.documents import Encoding, TextDocument
+from test_server_lens_recording import TRAIN as STEP
 
-# Two functions apart (two parts), each with a finding that has a fix (GG101's `.numpy()`).
-TRAIN = '''\
-import tensorflow as tf
-
-model = tf.keras.Sequential([tf.keras.layers.Dense(1)])
-
-
-def step(x):
-    with tf.GradientTape() as tape:
-        loss = tf.reduce_mean(model(x).numpy())
-    return tape.gradient(loss, model.trainable_variables)
-
+# Two functions apart (two parts), each with a finding that has a fix (GG101's `.numpy()`): the
+# lens test's program and a second step of its own.
+TRAIN = STEP + '''
 
 def other_step(x):
     other = tf.keras.Sequential([tf.keras.layers.Dense(2)])
