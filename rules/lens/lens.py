@@ -46,12 +46,14 @@ class Lens:
         self._break_index: list[tuple[Span, Sink, Origin, Break]] | None = None
         self._uses: dict[int, list[ast.Call]] | None = None
 
-    def release_caches(self) -> "Lens":
+    def release_caches(self, statuses: bool = True) -> "Lens":
         """Drop what the analysis cached on the way and the lens can compute again when asked (the
         document's node lists, parent map and spans, the sinks' statuses): a server keeps one lens
-        per open document, and those caches doubled its memory."""
+        per open document, and those caches doubled its memory. `statuses=False` keeps the sinks'
+        statuses, where something else keeps them alive anyway (an editor's parts, each its own)."""
         self.doc.drop_caches()
-        self.analysis.statuses.clear()
+        if statuses:
+            self.analysis.statuses.clear()
         return self
 
     def _loss_uses(self) -> dict[int, list[ast.Call]]:

@@ -33,16 +33,17 @@ class Recorder:
         self._values: dict[ast.AST, object] = {}  # expression or bound target → its final Value
         self._merge: Callable[[], tuple] | None = None
         self.document = None                      # the analysed module's source.document.Document
+        self.joined = False                       # the analysis is a join of parts that keep theirs
 
     def start(self, analysis) -> None:
         self._analysis, self._values, self._merge = analysis, {}, None
-        self.document = analysis.doc
+        self.document, self.joined = analysis.doc, False
 
     def defer(self, document, merge: Callable[[], tuple]) -> None:
         """The analysis of `document` and its values are `merge()`'s (an editor's parts joined),
         made when first asked for: a keystroke's diagnostics do not wait for a join that only a
         hover reads."""
-        self.document, self._merge = document, merge
+        self.document, self._merge, self.joined = document, merge, True
 
     @property
     def analysis(self):
