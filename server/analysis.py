@@ -89,14 +89,17 @@ class Snapshot:
             return lint_tolerant(self.source if source is None else source, self.path, self.config,
                                  resolver=resolver, budget=budget)
         parser = self.parser if source is None else None  # it follows this target's own text only
+        if parser is not None and not self.notebook:
+            parser.use_lines(self.source, self.parts[0].document.lines)  # (kept by the document, not split)
         return lint_tolerant(self.source if source is None else source, self.path, self.config, parser=parser)
 
 
 def snapshot(target: str, path: str, documents: Sequence[TextDocument], notebook: bool, config: Config,
              encoding: Encoding, generation: int = 0, cell_numbers: Sequence[int] = (), parser=None,
              lens: bool = True) -> Snapshot:
-    # The copies share the line starts (a list the live document replaces, never changes).
-    copies = [TextDocument(d.uri, d.text, d.version, d.language_id, _starts=d.line_starts) for d in documents]
+    # The copies share the line starts and lines (lists the live document replaces, never changes).
+    copies = [TextDocument(d.uri, d.text, d.version, d.language_id, _starts=d.line_starts, _lines=d.lines)
+              for d in documents]
     source, first_lines = join_texts([d.text for d in copies], notebook)
     parts = tuple(Part(d.uri, d.version, d, first) for d, first in zip(copies, first_lines))
     return Snapshot(target, path, source, parts, notebook, config, encoding, generation, tuple(cell_numbers), parser,

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from lsprotocol import types
 
-from gradguard.rules.source.text import LINE_BREAK, line_starts
+from gradguard.rules.source.text import LINE_BREAK, line_starts, split_lines
 
 
 class Encoding:
@@ -53,6 +53,7 @@ class TextDocument:
     language_id: str = "python"
     notebook_uri: str | None = None  # set for a notebook cell
     _starts: list[int] | None = field(default=None, repr=False)
+    _lines: list[str] | None = field(default=None, repr=False)  # `split_lines(text)`, once asked for
 
     # -- lines ---------------------------------------------------------------------------------
 
@@ -62,6 +63,14 @@ class TextDocument:
         if self._starts is None:
             self._starts = line_starts(self.text)
         return self._starts
+
+    @property
+    def lines(self) -> list[str]:
+        """The lines with their endings (`split_lines`), kept from one edit to the next: the
+        analysis of a keystroke does not split the whole text again. Never changed in place."""
+        if self._lines is None:
+            self._lines = split_lines(self.text)
+        return self._lines
 
     def line(self, index: int) -> str:
         """Line `index` (0-based) without its line break; "" past the end."""
@@ -103,10 +112,24 @@ class TextDocument:
             start, end = min(start, end), max(start, end)
             old = self.text
             self.text = old[:start] + change.text + old[end:]
+            self._lines = _edited_lines(self._lines, self._starts, old, start, end, change.text)
             self._starts = _shifted_starts(self._starts, old, start, end, change.text)
         else:
             self.text = change.text
-            self._starts = None
+            self._starts = self._lines = None
+
+
+def _edited_lines(lines: list[str] | None, starts: list[int] | None, old: str, start: int, end: int,
+                  new: str) -> list[str] | None:
+    """The lines after `old[start:end]` became `new`: the lines the edit touched split again, the
+    others kept (a new list); None (split again when asked) where a "\r" could join or split a
+    "\r\n", as for the line starts."""
+    if lines is None or starts is None or "\r" in new or "\r" in old[max(start - 1, 0):end + 1]:
+        return None
+    first = bisect.bisect_right(starts, start) - 1  # the lines holding the edit's start and end
+    last = bisect.bisect_right(starts, end) - 1
+    until = starts[last + 1] if last + 1 < len(starts) else len(old)
+    return [*lines[:first], *split_lines(old[starts[first]:start] + new + old[end:until]), *lines[last + 1:]]
 
 
 def _shifted_starts(starts: list[int] | None, old: str, start: int, end: int, new: str) -> list[int] | None:

@@ -137,3 +137,39 @@ def test_line_starts_follow_partial_edits_as_a_recount_would():
             moved += 1
             assert shifted == line_starts(old[:start] + new + old[end:]), (old, start, end, new)
     assert moved > 5000  # most edits are moved, not recounted
+
+
+def test_lines_follow_partial_edits_as_a_split_would():
+    """`apply_change` splits again only the lines an edit touched (issue 23: the analysis of a
+    keystroke is given the document's lines, not a split of the whole text); random texts and
+    edits, "\\r\\n" and lone "\\r" included, against a split."""
+    import random
+
+    from gradguard.rules.source.text import line_starts, split_lines
+    from gradguard.server.documents import _edited_lines
+
+    rng = random.Random(7)
+    pieces = ["a", "\n", "\r\n", "\r", "xy", "é", "\n\n", "\f"]
+    edited = 0
+    for _ in range(20000):
+        old = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 10)))
+        start = rng.randint(0, len(old))
+        end = rng.randint(start, len(old))
+        new = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 4)))
+        lines = _edited_lines(split_lines(old), line_starts(old), old, start, end, new)
+        if lines is not None:
+            edited += 1
+            assert lines == split_lines(old[:start] + new + old[end:]), (old, start, end, new)
+    assert edited > 5000
+
+
+def test_a_document_s_lines_after_edits_are_its_text_s():
+    from gradguard.rules.source.text import split_lines
+
+    document = TextDocument("file:///t.py", "import tensorflow as tf\n\nx = 1\n", 1)
+    assert document.lines == split_lines(document.text)
+    for line, character, text in [(2, 5, "2"), (1, 0, "y = x\nz = y\n"), (0, 0, "\n"), (5, 0, "w")]:
+        position = types.Position(line, character)
+        document.apply_change(types.TextDocumentContentChangePartial(range=types.Range(position, position),
+                                                                     text=text), UTF16)
+        assert document.lines == split_lines(document.text), document.text

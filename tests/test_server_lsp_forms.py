@@ -106,3 +106,18 @@ def test_notebook_cells_keep_their_forms_while_another_cell_is_typed_in():
     moved, fresh = _edited(cells, parser, True)
     assert moved == fresh
     assert moved["file:///t.ipynb#c1"]["diagnostics"][0]["range"]["start"]["line"] == 2
+
+
+def test_the_fast_pass_reads_the_document_s_own_lines():
+    """The lines the document keeps across edits are the ones the analysis reads (not a split of
+    the whole text per keystroke), and they are the text's."""
+    from gradguard.rules.source.text import split_lines
+
+    document = TextDocument("file:///t.py", TRAIN, 1)
+    parser = IncrementalParser("/t.py")
+    _edited([document], parser, False)
+    _type(document, 14, TRAIN.split("\n")[14].index("(x)") + 2, "s")
+    snap = analysis.snapshot("file:///t.py", "/t.py", [document], False, Config(), Encoding(), parser=parser)
+    analysis.analyze(snap)
+    assert parser.lines_of(snap.source) is document.lines
+    assert document.lines == split_lines(document.text)

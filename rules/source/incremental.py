@@ -51,6 +51,11 @@ class IncrementalParser:
             self._split = (source, split_lines(source))
         return self._split[1]
 
+    def use_lines(self, source: str, lines: list[str]) -> None:
+        """`lines` are `split_lines(source)`, as a caller keeps them from one edit to the next (an
+        editor's document): `lines_of(source)` gives them without splitting the text again."""
+        self._split = (source, lines)
+
     def parse(self, source: str) -> ast.Module:
         lines = self.lines_of(source)
         tree = self._reuse(lines)
