@@ -116,22 +116,26 @@ def test_notebook_structure_changes_open_and_close_cells():
     assert store.get("c0") is None and store.get("c1") is None
 
 
-def test_line_starts_follow_partial_edits_as_a_recount_would():
-    """`apply_change` moves the line starts instead of counting them again (issue 23: an edit costs
-    its function); random texts and edits, "\\r\\n" and lone "\\r" included, against a recount."""
+def _random_edits(seed: int, pieces: list[str], count: int = 20000):
+    """(old text, start, end, new text) of random texts and replacements."""
     import random
 
-    from gradguard.rules.source.text import line_starts
-    from gradguard.server.documents import _shifted_starts
-
-    rng = random.Random(5)
-    pieces = ["a", "\n", "\r\n", "\r", "xy", "é", "\n\n"]
-    moved = 0
-    for _ in range(20000):
+    rng = random.Random(seed)
+    for _ in range(count):
         old = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 10)))
         start = rng.randint(0, len(old))
         end = rng.randint(start, len(old))
-        new = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 4)))
+        yield old, start, end, "".join(rng.choice(pieces) for _ in range(rng.randint(0, 4)))
+
+
+def test_line_starts_follow_partial_edits_as_a_recount_would():
+    """`apply_change` moves the line starts instead of counting them again (issue 23: an edit costs
+    its function); random texts and edits, "\\r\\n" and lone "\\r" included, against a recount."""
+    from gradguard.rules.source.text import line_starts
+    from gradguard.server.documents import _shifted_starts
+
+    moved = 0
+    for old, start, end, new in _random_edits(5, ["a", "\n", "\r\n", "\r", "xy", "é", "\n\n"]):
         shifted = _shifted_starts(line_starts(old), old, start, end, new)
         if shifted is not None:
             moved += 1
@@ -143,19 +147,11 @@ def test_lines_follow_partial_edits_as_a_split_would():
     """`apply_change` splits again only the lines an edit touched (issue 23: the analysis of a
     keystroke is given the document's lines, not a split of the whole text); random texts and
     edits, "\\r\\n" and lone "\\r" included, against a split."""
-    import random
-
     from gradguard.rules.source.text import line_starts, split_lines
     from gradguard.server.documents import _edited_lines
 
-    rng = random.Random(7)
-    pieces = ["a", "\n", "\r\n", "\r", "xy", "é", "\n\n", "\f"]
     edited = 0
-    for _ in range(20000):
-        old = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 10)))
-        start = rng.randint(0, len(old))
-        end = rng.randint(start, len(old))
-        new = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 4)))
+    for old, start, end, new in _random_edits(7, ["a", "\n", "\r\n", "\r", "xy", "é", "\n\n", "\f"]):
         lines = _edited_lines(split_lines(old), line_starts(old), old, start, end, new)
         if lines is not None:
             edited += 1
