@@ -45,7 +45,8 @@ def visible(found: list[Diagnostic], source: str, lines: Sequence[str]) -> list[
 
 
 def suppressed(diagnostic: Diagnostic, source_lines: Sequence[str]) -> bool:
-    """Whether a comment hides `diagnostic` in the file of these lines (with or without endings)."""
+    """Whether a comment hides `diagnostic` in the file of these lines (without their endings, as
+    `line_texts` gives them)."""
     return _hidden(diagnostic, _file_codes(source_lines), source_lines)
 
 
