@@ -223,13 +223,19 @@ def _forget_json(ids: set[int]) -> None:
         _JSON.pop(key, None)
 
 
+def hooks(converter) -> tuple:
+    """The converter's (structure, unstructure) hook getters: cattrs 24+ names them, older
+    releases have only the dispatchers."""
+    return (getattr(converter, "get_structure_hook", None) or converter._structure_func.dispatch,
+            getattr(converter, "get_unstructure_hook", None) or converter._unstructure_func.dispatch)
+
+
 def lsp_converter():
     """pygls's converter, with the JSON of a diagnostic the forms keep made once."""
     from pygls.protocol import default_converter
 
     converter = default_converter()
-    getter = getattr(converter, "get_unstructure_hook", None)  # (cattrs 24+; older: the dispatch)
-    plain = getter(types.Diagnostic) if getter is not None else converter._unstructure_func.dispatch(types.Diagnostic)
+    plain = hooks(converter)[1](types.Diagnostic)
 
     def unstructure(diagnostic: types.Diagnostic) -> dict:
         known = _JSON.get(id(diagnostic))

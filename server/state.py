@@ -69,9 +69,7 @@ class GradguardProtocol(LanguageServerProtocol):
     def prepare_converters(self, methods=SESSION_METHODS) -> None:
         """Make the converters of these methods' messages and results now (the server calls this
         once initialized, before any document is opened), not on their first use."""
-        converter = self._converter
-        structure = getattr(converter, "get_structure_hook", None) or converter._structure_func.dispatch
-        unstructure = getattr(converter, "get_unstructure_hook", None) or converter._unstructure_func.dispatch
+        structure, unstructure = analysis.hooks(self._converter)
         for method in methods:
             message, result, _, _ = types.METHOD_TO_TYPES[method]
             structure(message)
