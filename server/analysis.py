@@ -261,7 +261,6 @@ def _forms_of(parser) -> LspForms:
     return forms
 
 
-
 def cross_module(snap: Snapshot, resolver, budget) -> Result | None:
     """The jedi pass, or None when it could not differ from the fast pass: the document imports
     only the libraries the analyzer knows, so jedi would be asked nothing (a parse, not a second

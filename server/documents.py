@@ -119,12 +119,17 @@ class TextDocument:
             self._starts = self._lines = None
 
 
+def _near_a_carriage_return(old: str, start: int, end: int, new: str) -> bool:
+    """A "\r" in the new text or next to the replaced one: it could join or split a "\r\n"."""
+    return "\r" in new or "\r" in old[max(start - 1, 0):end + 1]
+
+
 def _edited_lines(lines: list[str] | None, starts: list[int] | None, old: str, start: int, end: int,
                   new: str) -> list[str] | None:
     """The lines after `old[start:end]` became `new`: the lines the edit touched split again, the
     others kept (a new list); None (split again when asked) where a "\r" could join or split a
     "\r\n", as for the line starts."""
-    if lines is None or starts is None or "\r" in new or "\r" in old[max(start - 1, 0):end + 1]:
+    if lines is None or starts is None or _near_a_carriage_return(old, start, end, new):
         return None
     first = bisect.bisect_right(starts, start) - 1  # the lines holding the edit's start and end
     last = bisect.bisect_right(starts, end) - 1
@@ -135,7 +140,7 @@ def _edited_lines(lines: list[str] | None, starts: list[int] | None, old: str, s
 def _shifted_starts(starts: list[int] | None, old: str, start: int, end: int, new: str) -> list[int] | None:
     """The line starts after `old[start:end]` became `new`: those before kept, the new text's own,
     those after moved; None (count again) where a "\r" could join or split a "\r\n"."""
-    if starts is None or "\r" in new or "\r" in old[max(start - 1, 0):end + 1]:
+    if starts is None or _near_a_carriage_return(old, start, end, new):
         return None
     first = bisect.bisect_right(starts, start)           # starts[:first] are at or before the edit
     after = bisect.bisect_right(starts, end, lo=first)   # starts[after:] are past its end
