@@ -67,6 +67,7 @@ class Snapshot:
     cell_numbers: tuple[int, ...] = ()  # notebooks: each part's 1-based position among all cells
     parser: object = None  # the target's incremental.IncrementalParser (fast pass only: one thread)
     lens: bool = True      # record the values for the lens (hover or inlay hints on for the target)
+    related: bool = True   # the client accepts diagnostics with related information
 
     @property
     def versions(self) -> tuple[int, ...]:
@@ -96,14 +97,14 @@ class Snapshot:
 
 def snapshot(target: str, path: str, documents: Sequence[TextDocument], notebook: bool, config: Config,
              encoding: Encoding, generation: int = 0, cell_numbers: Sequence[int] = (), parser=None,
-             lens: bool = True) -> Snapshot:
+             lens: bool = True, related: bool = True) -> Snapshot:
     # The copies share the line starts and lines (lists the live document replaces, never changes).
     copies = [TextDocument(d.uri, d.text, d.version, d.language_id, _starts=d.line_starts, _lines=d.lines)
               for d in documents]
     source, first_lines = join_texts([d.text for d in copies], notebook)
     parts = tuple(Part(d.uri, d.version, d, first) for d, first in zip(copies, first_lines))
     return Snapshot(target, path, source, parts, notebook, config, encoding, generation, tuple(cell_numbers), parser,
-                    lens)
+                    lens, related)
 
 
 def join_texts(texts: Sequence[str], notebook: bool) -> tuple[str, list[int]]:
@@ -171,7 +172,7 @@ class LspForms:
     def convert(self, found: list[Diagnostic], snap: Snapshot) -> dict[str, list[types.Diagnostic]]:
         """The diagnostics of every part's URI (empty lists included)."""
         layout = (tuple(part.uri for part in snap.parts), tuple(snap.first_lines), snap.cell_numbers,
-                  snap.encoding.kind, snap.newline)
+                  snap.encoding.kind, snap.newline, snap.related)
         old = self._forms if layout == self._layout else {}
         versions = {part.uri: part.version for part in snap.parts}
         forms: dict[int, tuple[Diagnostic, str, types.Diagnostic]] = {}
@@ -318,7 +319,7 @@ def to_lsp(diagnostic: Diagnostic, snap: Snapshot) -> tuple[str, types.Diagnosti
         code=diagnostic.code,
         code_description=types.CodeDescription(href=rule.doc_url()) if rule else None,
         source=SOURCE,
-        related_information=_related(diagnostic, snap) or None,
+        related_information=(_related(diagnostic, snap) or None) if snap.related else None,
         data={"fixes": [fix_data(fix, snap) for fix in diagnostic.fixes
                         if fits_in_one_cell(fix, snap.first_lines) and writable_in_cells(fix.edits, snap.source)]},
     )

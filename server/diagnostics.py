@@ -121,7 +121,8 @@ def _diagnose_file(ls: GradguardServer, uri: str, path: Path) -> list[types.Diag
         ls.log_message(f"workspace diagnostics: cannot read {path}: {error}", types.MessageType.Warning)
         return []
     document = TextDocument(uri, text)
-    snap = analysis.snapshot(uri, str(path), [document], False, ls.config_for(uri, str(path)), ls.encoding)
+    snap = analysis.snapshot(uri, str(path), [document], False, ls.config_for(uri, str(path)), ls.encoding,
+                             related=ls.accepts_related_information)
     return analysis.analyze(snap).by_uri[uri]
 
 

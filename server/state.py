@@ -133,6 +133,15 @@ class GradguardServer(LanguageServer):
                 return False
         return bool(value)
 
+    @property
+    def accepts_related_information(self) -> bool:
+        """Whether diagnostics may carry related information (where the gradient starts, where the
+        loss reaches `tape.gradient`): the client says so for pushed diagnostics, or for pulled ones
+        (LSP 3.18). A client that does not (Emacs's eglot, for one) is sent the message alone,
+        which names the lines too; the locations were a third of a publication's bytes."""
+        return (self.supports("text_document", "publish_diagnostics", "related_information")
+                or self.supports("text_document", "diagnostic", "related_information"))
+
     # -- messages ------------------------------------------------------------------------------
 
     def log_message(self, message: str, level: types.MessageType = types.MessageType.Log) -> None:
@@ -222,7 +231,8 @@ class GradguardServer(LanguageServer):
         settings = self.settings_for(target)
         return analysis.snapshot(target, path, documents, notebook is not None, self.config_for(target, path),
                                  self.encoding, self.generation, numbers, parser,
-                                 lens=settings.lens_hover or settings.lens_inlay_hints)
+                                 lens=settings.lens_hover or settings.lens_inlay_hints,
+                                 related=self.accepts_related_information)
 
     def _parser_for(self, target: str, path: str) -> IncrementalParser:
         """The target's incremental parser; only the most recently analysed documents keep one

@@ -55,6 +55,17 @@ async def test_open_publishes_the_break_with_range_code_link_chain_and_fix(tmp_p
     assert fixes and fixes[0]["preferred"] and fixes[0]["edits"][0]["version"] == 1
 
 
+async def test_a_client_without_related_information_gets_the_message_alone(tmp_path):
+    # Eglot (Emacs 29) declares `publishDiagnostics.relatedInformation: false`; the message itself
+    # names the line where the loss reaches `tape.gradient`.
+    async with lsp_session(tmp_path, "emacs") as client:
+        uri = open_file(client, tmp_path / "train.py", TRAIN)
+        published = await wait_for_diagnostics(client, uri, 1)
+    diagnostic = _only(published, "GG101")
+    assert diagnostic.related_information is None
+    assert "on line 12" in diagnostic.message and diagnostic.data["fixes"]
+
+
 async def test_an_edit_that_fixes_the_break_clears_it_for_that_version(tmp_path):
     async with lsp_session(tmp_path, "neovim@v0.7.0") as client:
         uri = open_file(client, tmp_path / "train.py", TRAIN)
