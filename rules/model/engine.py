@@ -65,7 +65,8 @@ class Engine(Statements, Expressions, Calls, Objects, Layers, Sinks):
         self.sublayers: dict[str, set[Origin]] = {}      # class origin → sub-layer parts its `call` runs (layers.py)
         self.closures: dict[int, Frame] = {}            # nested function → the frame it was defined in
         self.instantiating: set[int] = set()             # plain classes whose `__init__` runs now (calls.py)
-        self._nested: dict[int, list[ast.AST]] | None = None  # function → functions defined in it
+        self._nested: tuple | None = None                # function → what is defined in it (`_nested_definitions`)
+        self._analyzed_classes: set[int] = set()
         self._loop_depth = 0
         self.tape_counter = 0
         self.unlisted_tapes = 0                          # tapes of replays and `minimize`: not in analysis.tapes
@@ -101,9 +102,13 @@ class Engine(Statements, Expressions, Calls, Objects, Layers, Sinks):
         tree = self.doc.tree
         module = self.prepare()
         for cls in self.class_infos.values():
-            self._analyze_class(cls, module)
+            if id(cls.node) not in self._nested_definitions()[1]:
+                self._analyze_class(cls, module)
         for node in self._module_functions(tree):
             self.analyze_function(node, module)
+        for cls in self.class_infos.values():  # in a function no analysis reached (under a module `if`)
+            if id(cls.node) not in self._analyzed_classes:
+                self._analyze_class(cls, module)
         self.settle_replays()
         return self.analysis
 
@@ -236,23 +241,31 @@ class Engine(Statements, Expressions, Calls, Objects, Layers, Sinks):
             self.exec_block(node.body, frame)
         if frame.loss_function:
             self._record_loss_function_sink(node, frame)
-        for inner in self._nested_functions(node):
-            self.analyze_function(inner, frame)
+        for inner in self._nested_definitions()[0].get(id(node), ()):
+            if isinstance(inner, ast.ClassDef):
+                self._analyze_class(self.class_infos[id(inner)], frame)
+            else:
+                self.analyze_function(inner, frame)
 
-    def _nested_functions(self, node: ast.AST) -> list[ast.AST]:
-        """Functions defined in `node`'s body (not inside another nested function), in order."""
+    def _nested_definitions(self) -> tuple[dict[int, list[ast.AST]], set[int]]:
+        """For each function, the functions and classes defined in its body (not inside another
+        nested function; a class's methods are its own), in order; and the ids of those classes.
+        A method of a class defined in a function is analysed once, with its class (`self`) and the
+        function's frame (what it reads of the function's names)."""
         if self._nested is None:
-            self._nested = {}
+            nested: dict[int, list[ast.AST]] = {}
             parents = self.doc.parents
-            for inner in self.doc.nodes_of(ast.FunctionDef, ast.AsyncFunctionDef):
+            for inner in self.doc.nodes_of(ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
                 outer = parents.get(inner)
+                if isinstance(outer, ast.ClassDef) and not isinstance(inner, ast.ClassDef):
+                    continue  # a method
                 while outer is not None and not isinstance(outer, (ast.FunctionDef, ast.AsyncFunctionDef)):
                     outer = parents.get(outer)
                 if outer is not None:
-                    self._nested.setdefault(id(outer), []).append(inner)
-            for functions in self._nested.values():
-                functions.sort(key=lambda f: (f.lineno, f.col_offset))
-        return self._nested.get(id(node), [])
+                    nested.setdefault(id(outer), []).append(inner)
+            classes = {id(d) for found in nested.values() for d in found if isinstance(d, ast.ClassDef)}
+            self._nested = (nested, classes)  # (nodes_of several kinds: in source order)
+        return self._nested
 
     def _params(self, node: ast.AST) -> list[ast.arg]:
         args = node.args
@@ -281,13 +294,14 @@ class Engine(Statements, Expressions, Calls, Objects, Layers, Sinks):
             return Value(kind=Kind.MODEL, model=cls.origin)
         return UNKNOWN
 
-    def _analyze_class(self, cls: ClassInfo, module: Frame) -> None:
+    def _analyze_class(self, cls: ClassInfo, parent: Frame) -> None:
+        self._analyzed_classes.add(id(cls.node))
         methods = [m for m in cls.node.body if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef))]
         # Attributes first (`__init__`, `build`), so other methods see `self.model`.
         ordered = sorted(methods, key=lambda m: m.name not in ("__init__", "build"))
         for method in ordered:
             if id(method) not in self.analyzed_methods:
-                self.analyze_function(method, module, cls)
+                self.analyze_function(method, parent, cls)
 
     def _record_loss_function_sink(self, node: ast.AST, frame: Frame) -> None:
         if not frame.returns:

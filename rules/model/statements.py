@@ -38,6 +38,8 @@ class Statements:
 
     def exec_ClassDef(self, stmt: ast.ClassDef, frame: Frame) -> None:
         frame.env[stmt.name] = Value(kind=Kind.CALLABLE, func=stmt)
+        if frame.function is not None:
+            self.closures[id(stmt)] = frame  # its methods see the enclosing function's names
 
     def exec_Import(self, stmt: ast.AST, frame: Frame) -> None:
         pass
