@@ -323,32 +323,51 @@ class _Reads:
         that runs later), binds at `bound_at` (none inside a comprehension or nested code)."""
         loads, stores = self.loads, self.stores
         stack = [(node, deferred)]
+        pop, push, extend = stack.pop, stack.append, stack.extend
+        Name, Store, comprehension, NamedExpr = ast.Name, ast.Store, ast.comprehension, ast.NamedExpr
+        # (Exact types, not isinstance: a parsed tree's nodes are of the ast classes themselves.)
         while stack:
-            current, later = stack.pop()
-            if isinstance(current, ast.Name):
+            current, later = pop()
+            kind = type(current)
+            if kind is Name:
                 # `del x` unbinds: what is read after it is what the engine finds without the name
                 # (the module's functions and classes by name), through the binding before.
-                if isinstance(current.ctx, (ast.Load, ast.Del)):
+                if type(current.ctx) is not Store:
                     loads.setdefault(current.id, later or (current.lineno, current.col_offset))
                 elif later is None and bound_at is not None:
                     self._store(current.id, bound_at)
                 continue
-            if isinstance(current, ast.comprehension):
-                stack.append((current.iter, later))
-                stack.extend((test, later) for test in current.ifs)
+            if kind is comprehension:
+                push((current.iter, later))
+                extend((test, later) for test in current.ifs)
                 continue  # its target is the comprehension's own
-            if isinstance(current, (ast.Global, ast.Nonlocal)):
+            if kind in _DECLARING:
                 self.declared.update(current.names)
-            if current is not node and isinstance(current, (*_SCOPES, ast.ClassDef)):
+            elif kind in _RUN_LATER and current is not node:
                 later = later or (current.lineno, current.col_offset)
-            if isinstance(current, ast.NamedExpr) and later is None:
-                stack.append((current.value, None))
-                if isinstance(current.target, ast.Name) and not self.branches_bind:
+            elif kind is NamedExpr and later is None:
+                push((current.value, None))
+                if type(current.target) is Name and not self.branches_bind:
                     self.maybe.add(current.target.id)  # perhaps inside `a and (b := f())`
-                elif isinstance(current.target, ast.Name):
+                elif type(current.target) is Name:
                     stores.setdefault(current.target.id, ((current.end_lineno or current.lineno), _LATER))
                 continue
-            stack.extend((child, later) for child in _children(current))
+            for name in current._fields:  # (its children in field order, as `_children`, unlisted)
+                value = getattr(current, name, None)
+                if type(value) is list:
+                    extend((item, later) for item in value if isinstance(item, _READ_NODES))
+                elif isinstance(value, _READ_NODES):
+                    push((value, later))
+
+
+_DECLARING = frozenset({ast.Global, ast.Nonlocal})
+_RUN_LATER = frozenset({*_SCOPES, ast.ClassDef})  # nested code: it reads when it runs
+
+# What `_Reads.expression` walks: not the leaves that name nothing (`Load`, `Add`, `And`, `Eq`),
+# a third of a function's nodes.
+_READ_NODES = (ast.expr, ast.stmt, ast.comprehension, ast.arguments, ast.arg, ast.keyword, ast.alias,
+               ast.withitem, ast.excepthandler, ast.match_case, ast.pattern, ast.type_ignore,
+               *((ast.type_param,) if hasattr(ast, "type_param") else ()))  # (3.12: `def f[T: Base]()`)
 
 
 def _attributes_and_classes(nodes) -> tuple[frozenset[str], frozenset[str], set[str], set[str]]:
