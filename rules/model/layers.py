@@ -15,6 +15,7 @@ from __future__ import annotations
 import ast
 import weakref
 
+from ..source.walk import walk
 from .facts import ClassInfo, Sink, SinkKind, SourceItem, name_key
 from .frame import Frame
 from .values import NO_EFFECT, UNKNOWN, Break, Cut, Grad, Kind, LayerEffect, Origin, OriginKind, Site, Value, evolve, join
@@ -515,7 +516,7 @@ def zero_strength(regularizer: ast.AST, constant_of) -> bool:
 def _literal_constants(scope: ast.AST) -> dict[str, object]:
     """The names `scope` binds exactly once, to a number written out (`weight_decay = 0.000`)."""
     bound: dict[str, list] = {}
-    for node in ast.walk(scope):
+    for node in walk(scope):
         if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
             value = node.value.value if isinstance(node.value, ast.Constant) else None
             bound.setdefault(node.targets[0].id, []).append(value)
@@ -558,7 +559,7 @@ def _declared_regularizer(cls: ast.ClassDef) -> ast.AST | None:
         return _DECLARED[cls][0]
     found = None
     names = None
-    for node in ast.walk(cls):
+    for node in walk(cls):
         if isinstance(node, ast.Call):
             if isinstance(node.func, ast.Attribute) and node.func.attr == "add_loss":
                 found = node

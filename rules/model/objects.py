@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 
+from ..source.walk import walk
 from .callbacks import CALLBACKS, GRAPH_LOOPS, VECTORIZED_FALLBACK
 from .frame import Frame
 from .library import spelled_constant
@@ -234,7 +235,7 @@ def self_free_method(cls: ast.AST | None, name: str) -> ast.FunctionDef | None:
     params = method.args.posonlyargs + method.args.args
     if decorators or not params or params[0].arg != "self":
         return None
-    reads = {n.id for n in ast.walk(method) if isinstance(n, ast.Name)}
+    reads = {n.id for n in walk(method) if isinstance(n, ast.Name)}
     return None if "self" in reads or "super" in reads or "__class__" in reads else method
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 
 from ..source.questions import ModuleQuestion
+from ..source.walk import walk
 from .facts import Sink, SinkKind, SourceItem, TapeInfo, name_key, watched_key
 from .frame import Frame
 from .library import FIT_METHODS, GRADIENT_METHODS, builds_graphs, is_traced_def
@@ -221,7 +222,7 @@ class Sinks:
                     isinstance(item.context_expr, ast.Call)
                     and (self.imports.qualname(item.context_expr.func) or "").endswith("GradientTape")
                     for item in node.items)
-                for node in ast.walk(func))
+                for node in walk(func))
         return known
 
     def replay_call(self, func: ast.AST, cls, call: ast.Call, actuals: dict[int, Value], frame: Frame,

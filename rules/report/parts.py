@@ -24,7 +24,8 @@ from ..model import record
 from ..model.engine import analyze_document
 from ..model.facts import Analysis
 from ..model.library import COLLECTION_ADDERS, PREDICT_METHODS
-from ..source.components import Names, components, is_shared, names_of, nodes_of, statement_text
+from ..source.components import Names, components, is_shared, names_of, statement_text
+from ..source.walk import walk
 from ..source.document import Document
 from ..source.questions import ModuleQuestion
 from .diagnose import deduplicated, diagnostics_for
@@ -163,7 +164,7 @@ class PartCache:
 
     @staticmethod
     def _statement(stmt: ast.stmt, index: int, doc: Document) -> "_Statement":
-        nodes = nodes_of(stmt)  # once: for its imports, its names and the questions about the module
+        nodes = walk(stmt)  # once: for its imports, its names and the questions about the module
         imports = sorted((n for n in nodes if isinstance(n, (ast.Import, ast.ImportFrom))),
                          key=lambda n: (n.lineno, n.col_offset))
         names = None

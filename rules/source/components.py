@@ -44,6 +44,8 @@ import bisect
 import symtable
 from dataclasses import dataclass
 
+from .walk import children, walk
+
 
 @dataclass(unsafe_hash=True)
 class Names:
@@ -61,33 +63,6 @@ class Names:
     deferred: bool = False         # a function definition: its body runs only when something runs it
     classes: frozenset[str] = frozenset()      # the classes it defines, at any depth
     class_bases: frozenset[str] = frozenset()  # the names those classes derive from
-
-
-def nodes_of(root: ast.AST) -> list[ast.AST]:
-    """`root` and every node under it, breadth first: `list(ast.walk(root))`, reading the fields
-    directly (ast.walk's generators cost twice as much, and every statement of a file is walked
-    when it is first seen)."""
-    nodes = [root]
-    for node in nodes:  # the list grows while it is read
-        _add_children(node, nodes)
-    return nodes
-
-
-def _children(node: ast.AST) -> list[ast.AST]:
-    out: list[ast.AST] = []
-    _add_children(node, out)
-    return out
-
-
-def _add_children(node: ast.AST, out: list[ast.AST]) -> None:
-    """Appends `node`'s child nodes to `out`, in field order (as `ast.iter_child_nodes`)."""
-    AST = ast.AST
-    for name in node._fields:
-        value = getattr(node, name, None)
-        if isinstance(value, list):
-            out.extend(item for item in value if isinstance(item, AST))
-        elif isinstance(value, AST):
-            out.append(value)
 
 
 def statement_text(stmt: ast.stmt, lines: list[str]) -> str:
@@ -196,7 +171,7 @@ def _stored_under(stmt: ast.stmt, adders: frozenset[str]) -> tuple[set[str], set
                 found.add(root.id)
                 if isinstance(node, ast.Attribute):
                     dotted.add(root.id)
-        stack.extend(_children(node))
+        stack.extend(children(node))
     return found, dotted
 
 
@@ -206,7 +181,7 @@ def _read_before_bound(stmt: ast.stmt, nodes: list | None = None) -> set[str]:
     engine then finds the name in the module, so these reads are reads of the module's names.
     `nodes`: `ast.walk(stmt)`, when the caller has them."""
     found = set()
-    for function in nodes_of(stmt) if nodes is None else nodes:
+    for function in walk(stmt) if nodes is None else nodes:
         if isinstance(function, _SCOPES):
             found |= _early_reads(function)
     return found
@@ -352,7 +327,7 @@ class _Reads:
                 elif type(current.target) is Name:
                     stores.setdefault(current.target.id, ((current.end_lineno or current.lineno), _LATER))
                 continue
-            for name in current._fields:  # (its children in field order, as `_children`, unlisted)
+            for name in current._fields:  # (its children in field order, as `walk.children`, unlisted)
                 value = getattr(current, name, None)
                 if type(value) is list:
                     extend((item, later) for item in value if isinstance(item, _READ_NODES))
@@ -372,7 +347,7 @@ _READ_NODES = (ast.expr, ast.stmt, ast.comprehension, ast.arguments, ast.arg, as
 
 def _attributes_and_classes(nodes) -> tuple[frozenset[str], frozenset[str], set[str], set[str]]:
     attributes, methods, classes, bases = set(), set(), set(), set()
-    for node in nodes_of(nodes) if isinstance(nodes, ast.AST) else nodes:
+    for node in walk(nodes) if isinstance(nodes, ast.AST) else nodes:
         if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load) and not _on_super(node):
             attributes.add(node.attr)
         elif isinstance(node, ast.ClassDef):

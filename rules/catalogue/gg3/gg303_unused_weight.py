@@ -5,6 +5,7 @@ import ast
 
 from ...diagnostics import Diagnostic, Severity
 from ...model.sinks import asks_only_zeros
+from ...source.walk import walk
 from ..rule import CheckRule
 
 _SETUP_METHODS = {"__init__", "build", "get_config", "from_config", "compute_output_shape"}
@@ -84,7 +85,7 @@ grads = tape.gradient(loss, layer.trainable_variables)
             methods = [m for m in cls.node.body if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef))]
             if not any(m.name == "call" for m in methods):
                 continue
-            read = {n.attr for m in methods if m.name not in _SETUP_METHODS for n in ast.walk(m)
+            read = {n.attr for m in methods if m.name not in _SETUP_METHODS for n in walk(m)
                     if _is_self_attribute(n) and isinstance(n.ctx, ast.Load)}
             for method in methods:
                 if method.name not in ("__init__", "build"):
@@ -115,7 +116,7 @@ def _is_self_attribute(node: ast.AST) -> bool:
 def _created_weights(method, doc):
     """`self.w = self.add_weight(...)` and `w = self.add_weight(...)` (a local the method may
     transform and store: `self.kernel = w * mask`), trainable ones only."""
-    for stmt in ast.walk(method):
+    for stmt in walk(method):
         if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1
                 and (_is_self_attribute(stmt.targets[0]) or isinstance(stmt.targets[0], ast.Name))):
             continue
