@@ -138,3 +138,30 @@ def test_a_backslash_at_the_end_of_the_statement_above_joins_the_line_added_belo
     assert _incremental(parser, source) == _full(source) is not None
     edited = source.replace("\\\n\n", "\\\nx\n")
     assert _incremental(parser, edited) == _full(edited) is None
+
+
+NEEDLES = st.sampled_from(["tape", "x", "import", "TF_USE_LEGACY_KERAS", "gradient(", "xx", "é"])
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.sampled_from(PROGRAMS), st.lists(NEEDLES, min_size=1, max_size=3),
+       st.lists(st.tuples(st.floats(0, 1), st.integers(0, 200), EDITS, st.booleans(), st.booleans()),
+                min_size=1, max_size=10))
+def test_contains_is_a_search_of_the_whole_text_after_any_edits(path, needles, edits):
+    """`contains` counts the lines holding a needle from one text to the next, searching only the
+    lines an edit changed (those the parse compared, or its own comparison of two texts)."""
+    from gradguard.rules.source.document import Document
+
+    source = path.read_text(encoding="utf-8")
+    parser = IncrementalParser()
+    for where, column, text, delete, parse in [(0.0, 0, "", False, True), *edits]:
+        lines = source.split("\n")
+        line = min(int(where * len(lines)), len(lines) - 1)
+        column = min(column, len(lines[line]))
+        end = column + 1 if delete and column < len(lines[line]) else column
+        lines[line] = lines[line][:column] + text + lines[line][end:]
+        source = "\n".join(lines)
+        document = Document(source, "t.py", parser)
+        if parse and _full(source) is not None:
+            document.tree  # the parse compares the texts (when their lines are as many)
+        assert [document.contains(needle) for needle in needles] == [needle in source for needle in needles]

@@ -93,8 +93,8 @@ def unused_name(doc: Document, stem: str) -> str:
     """`stem`, or `stem2`, `stem3`, ...: a word the module's text does not contain, so no name it
     uses (`doc.ask(unused_name, stem)`; a search of the text, not a walk of every node)."""
     source = doc.source
-    if stem not in source:
-        return stem  # (most texts: one search in C, not a regular expression's)
+    if not doc.contains(stem):
+        return stem  # (most texts: a search in C, not a regular expression's)
     taken = {match.group() for match in re.finditer(rf"{re.escape(stem)}\d*", source)  # (\b makes it slow)
              if not _word_character(source, match.start() - 1) and not _word_character(source, match.end())}
     return next(name for name in (stem, *(f"{stem}{n}" for n in range(2, 1000))) if name not in taken)

@@ -82,6 +82,14 @@ class Document:
             self.asked[key] = answer
         return answer
 
+    def contains(self, needle: str) -> bool:
+        """`needle in self.source`. An editor's document (with an incremental parser) searches the
+        lines its last edits changed, for a needle without a line break."""
+        whole = self.whole
+        if whole.parser is not None and "\n" not in needle and "\r" not in needle:
+            return whole.parser.contains(needle, whole.lines)
+        return needle in self.source
+
     @cached_property
     def tree(self) -> ast.Module:
         if self.parser is not None:

@@ -44,6 +44,8 @@ class IncrementalParser:
         self.reused = self.parsed = 0  # chunks, for benchmarks and tests
         self._tree: ast.Module | None = None
         self._split: tuple[str, list[str]] | None = None  # the last text split, and its lines
+        self._mentions: dict[str, tuple[list[str], int]] = {}  # needle → (lines, how many hold it)
+        self._change: tuple | None = None  # (old lines, new lines, lines alike at the start, at the end)
 
     def lines_of(self, source: str) -> list[str]:
         """`split_lines(source)`, once per text: the document and the parse share them."""
@@ -55,6 +57,28 @@ class IncrementalParser:
         """`lines` are `split_lines(source)`, as a caller keeps them from one edit to the next (an
         editor's document): `lines_of(source)` gives them without splitting the text again."""
         self._split = (source, lines)
+
+    def contains(self, needle: str, lines: list[str]) -> bool:
+        """`needle in "".join(lines)`, for a needle without a line break, from the count of lines
+        holding it in the text last asked about: an edit's lines are searched, not the whole text
+        (each of a module's questions that searches its text cost a 5,000-line keystroke 0.1 ms)."""
+        known = self._mentions.get(needle)
+        if known is None:
+            count = sum(needle in line for line in lines) if needle in "".join(lines) else 0
+        else:
+            old, count = known
+            prefix, suffix = self._common_ends(old, lines)
+            count += sum(needle in line for line in lines[prefix:len(lines) - suffix]) \
+                - sum(needle in line for line in old[prefix:len(old) - suffix])
+        self._mentions[needle] = (lines, count)
+        return count > 0
+
+    def _common_ends(self, old: list[str], new: list[str]) -> tuple[int, int]:
+        """`_common_ends(old, new)`, known when the parse compared the same two texts."""
+        known = self._change
+        if known is None or known[0] is not old or known[1] is not new:
+            known = self._change = (old, new, *_common_ends(old, new))
+        return known[2], known[3]
 
     def parse(self, source: str) -> ast.Module:
         lines = self.lines_of(source)
@@ -100,6 +124,7 @@ class IncrementalParser:
         if old is None or len(old) != len(lines) or not self._chunks:
             return None
         first, last = _changed_lines(old, lines)  # (first > last: the same text, every chunk kept)
+        self._change = (old, lines, first, len(lines) - 1 - last) if first <= last else (old, lines, len(lines), 0)
         gaps = self._gaps[bisect.bisect_left(self._gaps, first):bisect.bisect_right(self._gaps, last)]
         if any(old[i] != lines[i] for i in gaps):
             return None  # a line between statements changed: the structure may have too
@@ -165,6 +190,24 @@ def _changed_lines(old: list[str], new: list[str]) -> tuple[int, int]:
     while last > first and old[last] == new[last]:
         last -= 1
     return first, last
+
+
+def _common_ends(old: list[str], new: list[str]) -> tuple[int, int]:
+    """How many lines the two lists share at their start, and then at their end (not overlapping
+    what the start took), compared in blocks as `_changed_lines` does."""
+    size, step = min(len(old), len(new)), 256
+    prefix = 0
+    while prefix + step <= size and old[prefix:prefix + step] == new[prefix:prefix + step]:
+        prefix += step
+    while prefix < size and old[prefix] == new[prefix]:
+        prefix += 1
+    suffix, room = 0, size - prefix
+    while suffix + step <= room and old[len(old) - suffix - step:len(old) - suffix] \
+            == new[len(new) - suffix - step:len(new) - suffix]:
+        suffix += step
+    while suffix < room and old[len(old) - suffix - 1] == new[len(new) - suffix - 1]:
+        suffix += 1
+    return prefix, suffix
 
 
 _CONTINUES = ("else", "elif", "except", "finally")  # a line at column 0 that belongs to the statement above

@@ -171,7 +171,7 @@ def _keras_2(doc) -> bool:
 
 def _mentions_legacy_keras(doc) -> bool:
     """A question about the whole module (`doc.ask`): anywhere in it, not only in this part."""
-    return "TF_USE_LEGACY_KERAS" in doc.source
+    return doc.contains("TF_USE_LEGACY_KERAS")
 
 
 def _remove_decorator(doc, decorator: ast.AST) -> Edit:
