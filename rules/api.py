@@ -59,8 +59,10 @@ def analyze(source: str, path: str = "<stdin>", *, enabled: Callable[[str], bool
     found = [d for d in found if enabled is None or enabled(d.code)]
     if not found:
         return found
-    lines = parser.lines_of(source) if parser is not None else split_lines(source)  # (the editor's: split once)
-    return visible(found, source, lines)
+    if parser is None:
+        return visible(found, source, split_lines(source))
+    lines = parser.lines_of(source)  # (the editor's: split once)
+    return visible(found, source, lines, lambda word: parser.contains(word, lines, fold_case=True))
 
 
 def findings(source: str, path: str = "<stdin>", *, resolver=None, budget=None, parser=None,

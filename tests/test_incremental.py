@@ -165,3 +165,19 @@ def test_contains_is_a_search_of_the_whole_text_after_any_edits(path, needles, e
         if parse and _full(source) is not None:
             document.tree  # the parse compares the texts (when their lines are as many)
         assert [document.contains(needle) for needle in needles] == [needle in source for needle in needles]
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 30), st.sampled_from(["# NoQA", "x = 1", "# noqa: GG101", "", "y"]),
+                          st.booleans()), min_size=1, max_size=15))
+def test_contains_in_any_case_follows_lines_added_and_removed(edits):
+    lines = ["import tensorflow as tf", "x = 1"]
+    parser = IncrementalParser()
+    for at, text, remove in edits:
+        at = min(at, len(lines) - 1 if remove else len(lines))
+        if remove and len(lines) > 1:
+            del lines[at]
+        else:
+            lines.insert(at, text)
+        source = "\n".join(lines) + "\n"
+        assert parser.contains("noqa", parser.lines_of(source), fold_case=True) == ("noqa" in source.lower())

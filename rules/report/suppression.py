@@ -18,7 +18,7 @@ from __future__ import annotations
 import io
 import re
 import tokenize
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from ..diagnostics import Diagnostic, Edit, Fix, Safety, Severity, Span
 from ..source.text import line_texts, split_lines
@@ -34,13 +34,17 @@ _ALL = None  # marks "every code" in the parsed suppressions
 UNUSED_CODE = "GG900"
 
 
-def visible(found: list[Diagnostic], source: str, lines: Sequence[str]) -> list[Diagnostic]:
+def visible(found: list[Diagnostic], source: str, lines: Sequence[str],
+            mentions: Callable[[str], bool] | None = None) -> list[Diagnostic]:
     """`found` without what a comment suppresses. `lines`: the source's lines with their endings
     (`split_lines`, as the document has them). Only each finding's own line is read, and the text
-    is searched once for a file-level comment: no second split of the whole text per analysis."""
+    is searched once for a file-level comment: no second split of the whole text per analysis.
+    `mentions(word)`: whether the text holds the word in any case, when an editor's parser keeps
+    the answer from one text to the next (`IncrementalParser.contains`)."""
     if not found:
         return found
-    file_codes = _file_codes(line_texts(source)) if "noqa" in source.lower() else ()
+    noqa = mentions("noqa") if mentions is not None else "noqa" in source.lower()
+    file_codes = _file_codes(line_texts(source)) if noqa else ()
     return [d for d in found if not _hidden(d, file_codes, lines)]
 
 
