@@ -118,6 +118,19 @@ def test_a_module_of_several_programs_after_random_edits(seed):
     _replay(_module(rng, rng.randint(2, 5)), rng, edits=25, lens=seed % 3 == 0)
 
 
+@pytest.mark.parametrize("seed", range(4))
+def test_the_lens_turned_on_and_off_between_edits(seed):
+    """A part analysed without the lens has no values to show: once the lens is on, it is analysed
+    again, even where the parts are otherwise kept without a check each (the same text twice too)."""
+    rng = random.Random(f"lens:{seed}")
+    text = _module(rng, rng.randint(2, 4))
+    parser = IncrementalParser("t.py")
+    for _ in range(12):
+        if rng.random() < 0.7:
+            text = _edit(rng, text)
+        _same_as_fresh(parser, text, lens=rng.random() < 0.5)
+
+
 @pytest.mark.parametrize("seed", range(3))
 def test_a_notebook_of_several_programs_after_random_edits(seed):
     rng = random.Random(f"notebook:{seed}")

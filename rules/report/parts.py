@@ -64,17 +64,16 @@ class _ModuleFacts:
     def __init__(self) -> None:
         self._kept: dict[ModuleQuestion, tuple[object, dict[int, object]]] = {}  # (imports used, id → fact)
 
-    def update(self, old: dict[int, _Statement], new: dict[int, _Statement], doc: Document, imports) -> None:
-        gone = old.keys() - new.keys()  # (set differences, in C: a keystroke changes one statement)
-        added = [new[key] for key in new.keys() - old.keys()]
+    def update(self, gone: list[_Statement], added: list[_Statement], doc: Document, imports) -> None:
+        """The statements `gone` since the last text and those `added` (a keystroke: one each)."""
         for question, (used, facts) in list(self._kept.items()):
             if question.uses_imports and used is not imports:
                 if used != imports:
                     del self._kept[question]  # asked again of every statement, when asked
                     continue
                 self._kept[question] = (imports, facts)  # (compared by identity next time)
-            for key in gone:
-                facts.pop(key, None)
+            for s in gone:
+                facts.pop(id(s.node), None)
             for s in added:
                 if (fact := question.of_nodes(s.nodes, doc.imports)) != question.neutral:
                     facts[id(s.node)] = fact
@@ -97,60 +96,107 @@ class PartCache:
         self._context: tuple | None = None  # the last analysis's (see `findings`)
         self._imports: tuple | None = None  # (the nodes they were made from, Imports, fingerprint)
         self._parts: dict[tuple[int, ...], _Part] = {}
-        self._partition: tuple[list, list[list[int]]] = ([], [])  # the last names and their components
+        self._partition: tuple = ([], None, {})  # the last names, their components, each statement's
         self._answers: dict = {}  # the last text's answers to the questions its parts asked (`Document.ask`)
+        self._keys: list[tuple[int, ...]] = []  # the last text's parts' keys, in the order of its groups
+        self._groups: list[list[int]] | None = None
+        self._shared_at: tuple | None = None
+        self._shared_texts: tuple | None = None  # (the shared statements, their texts)
+        self._all_recorded = False  # every part of the last text has its values (`record`)
+        self._ready = False  # the last analysis finished: what it kept can be built on
         self.analysed = self.reused = 0                 # parts, for benchmarks and tests
 
     def findings(self, doc: Document, break_rules, conventions) -> list[Diagnostic]:
+        ready, self._ready = self._ready, False  # (an analysis that raises leaves nothing to build on)
         body = doc.tree.body
-        old = self._statements.get  # (a statement the edit did not touch is the same node, found here)
-        statements = [known if (known := old(id(stmt))) is not None and known.node is stmt
-                      and known.shared_at_start == (index == 0) else self._statement(stmt, index, doc)
-                      for index, stmt in enumerate(body)]
-        imports = self._imports_of(doc, statements)
+        statements, fresh = self._statements_of(doc, body)
+        known = {id(s.node): s for s in statements}
+        gone = [self._statements[key] for key in self._statements.keys() - known.keys()]  # (in C)
+        added = [known[key] for key in known.keys() - self._statements.keys()]
+        imports = self._imports_of(doc, statements, (gone, added) if ready else None)
         shared = [s.node for s in statements if s.names is None]
         # The shared statements (imports) as written, not where: a line added above an import moves
         # it without changing what any part imports. A part with a finding on one of their lines
         # depends on where they are too (`_Part.shared_at`).
-        context = (tuple(doc.text(stmt) for stmt in shared), imports, conventions, id(break_rules))
-        if context == self._context:
+        context = (self._texts_of(doc, shared), imports, conventions, id(break_rules))
+        same_context = context == self._context
+        if same_context:
             context = self._context  # the same object: each part's check compares it by identity
         self._context = context
         shared_at = tuple((stmt.lineno, stmt.end_lineno) for stmt in shared)
-        known = {id(s.node): s for s in statements}
-        self._facts.update(self._statements, known, doc, imports)
+        self._facts.update(gone, added, doc, imports)
         # (Not a closure over `doc`: a document holding a function that holds it is a reference
         # cycle, left to the garbage collector with the statements it keeps, one per keystroke.)
         doc.statement_facts = functools.partial(self._facts.of, statements=statements, imports=imports)
-        groups = [list(map(body.__getitem__, group)) for group in self._components([s.names for s in statements])] \
-            or [[]]
+        groups, group_of = self._components([s.names for s in statements])
         recorder = record.active()
         changed = self._changed_answers(doc)
+        # The last text's parts hold, without a check each, when nothing they all depend on changed
+        # and the partition is the same: only the groups of the new statements are looked at.
+        holding = ready and same_context and not changed and shared_at == self._shared_at \
+            and groups is self._groups and (recorder is None or self._all_recorded)
+        touched = {group_of[index] for index in fresh if index in group_of} if holding else None
         kept: dict[tuple[int, ...], _Part] = {}
-        for group in groups:
-            key = tuple(map(id, group))
-            part = self._parts.get(key)
-            if part is None or not self._still_valid(part, context, shared_at, recorder is not None, changed):
-                part = self._analyse(doc, shared, group, context, break_rules, conventions, recorder)
-                part.shared_at = shared_at if _on_lines(part.diagnostics, shared) else None
-                self.analysed += 1
+        keys: list[tuple[int, ...]] = []
+        analysed = 0
+        for number, group in enumerate(groups):
+            if touched is not None and number not in touched:
+                key = self._keys[number]
+                part = self._parts[key]
             else:
-                self.reused += 1
+                nodes = list(map(body.__getitem__, group))
+                key = tuple(map(id, nodes))
+                part = self._parts.get(key)
+                if part is None or not self._still_valid(part, context, shared_at, recorder is not None, changed):
+                    part = self._analyse(doc, shared, nodes, context, break_rules, conventions, recorder)
+                    part.shared_at = shared_at if _on_lines(part.diagnostics, shared) else None
+                    analysed += 1
             kept[key] = part
-        self._parts = kept
+            keys.append(key)
+        self.analysed += analysed
+        self.reused += len(groups) - analysed
+        self._parts, self._keys, self._groups, self._shared_at = kept, keys, groups, shared_at
+        self._all_recorded = recorder is not None or (self._all_recorded and not analysed)
         self._answers = doc.asked  # every question a kept part asked, answered for this text
         self._statements = known
         if recorder is not None:
             recorder.defer(doc, lambda parts=list(kept.values()): (
                 Analysis.merged(doc, [p.analysis for p in parts]),
                 {node: value for p in parts for node, value in p.values.items()}))
+        self._ready = True
         return deduplicated([d for part in kept.values() for d in part.diagnostics])
 
-    def _imports_of(self, doc: Document, statements: list[_Statement]) -> tuple:
+    def _statements_of(self, doc: Document, body: list[ast.stmt]) -> tuple[list["_Statement"], list[int]]:
+        """The top-level statements' facts, and the indexes of those not kept from the last text (a
+        statement the edit did not touch is the same node, found by its id)."""
+        old = self._statements.get
+        statements, fresh = [], []
+        for index, stmt in enumerate(body):
+            known = old(id(stmt))
+            if known is None or known.node is not stmt or known.shared_at_start != (index == 0):
+                known = self._statement(stmt, index, doc)
+                fresh.append(index)
+            statements.append(known)
+        return statements, fresh
+
+    def _texts_of(self, doc: Document, shared: list[ast.stmt]) -> tuple[str, ...]:
+        """The shared statements' texts: the last text's while they are the same nodes (a node the
+        incremental parser kept stands on lines that did not change)."""
+        nodes = tuple(shared)
+        if self._shared_texts is None or self._shared_texts[0] != nodes:  # (nodes compare by identity)
+            self._shared_texts = (nodes, tuple(doc.text(stmt) for stmt in shared))
+        return self._shared_texts[1]
+
+    def _imports_of(self, doc: Document, statements: list[_Statement], replaced: tuple | None) -> tuple:
         """Give `doc` its imports, and return their fingerprint: made from what its import statements
         say and its top-level assignments (module aliases, `tfd = tfp.distributions`), so kept while
         the imports say the same and the assignments are the same nodes (a keystroke inside a
-        function changes neither, even in a function that imports: `Imports` keeps no node)."""
+        function changes neither, even in a function that imports: `Imports` keeps no node).
+        `replaced`: the statements gone and those added since the last text (None: not known); when none
+        assigns at the top level and their imports say the same, the imports are the last text's."""
+        if self._imports is not None and replaced is not None and _same_imports(*replaced):
+            doc.use_imports(self._imports[1])
+            return self._imports[2]
         nodes = [node for s in statements for node in s.imports]
         key = (tuple(map(_import_says, nodes)),
                tuple(s.node for s in statements if isinstance(s.node, _ALIASING)))  # (these by identity)
@@ -174,14 +220,16 @@ class PartCache:
             names = names_of(stmt, statement_text(stmt, doc.lines), COLLECTION_ADDERS, nodes)
         return _Statement(stmt, index == 0, names, imports, nodes)
 
-    def _components(self, names: list[Names | None]) -> list[list[int]]:
-        """`components(names)`, reused when no statement's names changed (a keystroke inside a
-        function changes its text, seldom what it binds and reads)."""
-        old, groups = self._partition
-        if old != names:  # (in C: each pair by identity first, as a keystroke leaves nearly all)
-            groups = components(names, _DISPATCHED)
-        self._partition = (names, groups)
-        return groups
+    def _components(self, names: list[Names | None]) -> tuple[list[list[int]], dict[int, int]]:
+        """`components(names)` (or one empty group), with each statement's group: reused when no
+        statement's names changed (a keystroke inside a function changes its text, seldom what it
+        binds and reads)."""
+        old, groups, group_of = self._partition
+        if old != names or groups is None:  # (in C: each pair by identity first, as a keystroke leaves nearly all)
+            groups = components(names, _DISPATCHED) or [[]]
+            group_of = {index: number for number, group in enumerate(groups) for index in group}
+        self._partition = (names, groups, group_of)
+        return groups, group_of
 
     def _changed_answers(self, doc: Document) -> set:
         """The questions about the whole module whose answer for this text differs from the last
@@ -219,6 +267,19 @@ def _on_lines(diagnostics: list[Diagnostic], statements: list[ast.stmt]) -> bool
     spans = (span for d in diagnostics
              for span in (d.span, *(r.span for r in d.related), *(e.span for f in d.fixes for e in f.edits)))
     return any(line in lines for span in spans for line in range(span.line, span.end_line + 1))
+
+
+def _same_imports(gone: list[_Statement], added: list[_Statement]) -> bool:
+    """The module's imports are what they were after the statements `gone` were replaced by those
+    `added`: none of them assigns at the top level (a module alias), and none imports, or one
+    statement was replaced by one whose imports say the same (a keystroke in a function that
+    imports; the statement in the same place, so the imports in the same order)."""
+    if any(isinstance(s.node, _ALIASING) for s in (*gone, *added)):
+        return False
+    if not any(s.imports for s in (*gone, *added)):
+        return True
+    return len(gone) == len(added) == 1 and list(map(_import_says, gone[0].imports)) \
+        == list(map(_import_says, added[0].imports))
 
 
 def _import_says(node: ast.Import | ast.ImportFrom) -> tuple:
