@@ -28,6 +28,7 @@ from gradguard.rules.source.notebook import (cell_at, cell_column, join_cells, r
                                              writable_in_cells)
 from gradguard.rules.source.text import newline_of
 
+from . import publication
 from .documents import Encoding, TextDocument
 
 if TYPE_CHECKING:
@@ -166,8 +167,8 @@ class LspForms:
     def __init__(self) -> None:
         self._layout: tuple | None = None
         self._forms: dict[int, tuple[Diagnostic, str, types.Diagnostic]] = {}  # by id of the diagnostic
-        self._in_json: set[int] = set()  # the ids of this object's LSP diagnostics in `_JSON`
-        weakref.finalize(self, _forget_json, self._in_json)
+        self._in_json: set[int] = set()  # the ids of this object's LSP diagnostics in `publication`
+        weakref.finalize(self, publication.forget, self._in_json)
 
     def convert(self, found: list[Diagnostic], snap: Snapshot) -> dict[str, list[types.Diagnostic]]:
         """The diagnostics of every part's URI (empty lists included)."""
@@ -189,9 +190,9 @@ class LspForms:
             forms[id(diagnostic)] = form  # (the diagnostic kept alive with it: its id stays its own)
             by_uri[form[1]].append(form[2])
         kept = {id(lsp) for _, _, lsp in forms.values()}
-        _forget_json(self._in_json - kept)
+        publication.forget(self._in_json - kept)
         for _, _, lsp in forms.values():
-            _JSON.setdefault(id(lsp), (lsp, [None]))
+            publication.remember(lsp)
         self._in_json.clear()
         self._in_json.update(kept)
         self._layout, self._forms = layout, forms
@@ -206,49 +207,8 @@ def _with_versions(lsp: types.Diagnostic, versions: dict[str, int]) -> types.Dia
     data = {"fixes": [{**fix, "edits": [{**edit, "version": versions[edit["uri"]]} for edit in fix["edits"]]}
                       for fix in fixes]}
     new = attrs.evolve(lsp, data=data)
-    known = _JSON.get(id(lsp))
-    if known is not None and known[0] is lsp and known[1][0] is not None:
-        _JSON[id(new)] = (new, [{**known[1][0], "data": data}])  # (data is JSON already)
+    publication.with_versions(lsp, new, data, versions)
     return new
-
-
-# The JSON form of the LSP diagnostics the forms hold, by id of the diagnostic (kept alive with it):
-# made once, by the converter below, instead of once per publication. Entries are added and removed
-# in the fast pass's thread; where the server writes its messages the converter only fills an
-# entry's box (an entry removed meanwhile is only slower, never wrong).
-_JSON: dict[int, tuple[types.Diagnostic, list]] = {}
-
-
-def _forget_json(ids: set[int]) -> None:
-    for key in ids:
-        _JSON.pop(key, None)
-
-
-def hooks(converter) -> tuple:
-    """The converter's (structure, unstructure) hook getters: cattrs 24+ names them, older
-    releases have only the dispatchers."""
-    return (getattr(converter, "get_structure_hook", None) or converter._structure_func.dispatch,
-            getattr(converter, "get_unstructure_hook", None) or converter._unstructure_func.dispatch)
-
-
-def lsp_converter():
-    """pygls's converter, with the JSON of a diagnostic the forms keep made once."""
-    from pygls.protocol import default_converter
-
-    converter = default_converter()
-    plain = hooks(converter)[1](types.Diagnostic)
-
-    def unstructure(diagnostic: types.Diagnostic) -> dict:
-        known = _JSON.get(id(diagnostic))
-        if known is None or known[0] is not diagnostic:
-            return plain(diagnostic)
-        box = known[1]
-        if box[0] is None:
-            box[0] = plain(diagnostic)
-        return box[0]
-
-    converter.register_unstructure_hook(types.Diagnostic, unstructure)
-    return converter
 
 
 # A target's forms live as long as its incremental parser (the fast pass's, one thread at a time).

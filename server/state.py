@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import inspect
 import logging
 import os
 import traceback
@@ -16,6 +17,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING
 
 from lsprotocol import types
+from pygls.exceptions import JsonRpcInternalError
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.language_server import lsp_method
@@ -25,7 +27,7 @@ from gradguard.rules import __version__
 from gradguard.rules.project.config import Config, ConfigError
 from gradguard.rules.source.incremental import IncrementalParser
 
-from . import analysis
+from . import analysis, publication
 from .analysis import Result, Snapshot
 from .documents import DocumentStore, Encoding
 from .scheduler import Scheduler
@@ -69,13 +71,36 @@ class GradguardProtocol(LanguageServerProtocol):
     def prepare_converters(self, methods=SESSION_METHODS) -> None:
         """Make the converters of these methods' messages and results now (the server calls this
         once initialized, before any document is opened), not on their first use."""
-        structure, unstructure = analysis.hooks(self._converter)
+        structure, unstructure = publication.hooks(self._converter)
         for method in methods:
             message, result, _, _ = types.METHOD_TO_TYPES[method]
             structure(message)
             unstructure(message)
             if result is not None:
                 unstructure(result)
+
+    def _send_data(self, data) -> None:
+        """pygls's, but a publication of diagnostics is written from each diagnostic's kept JSON
+        (`publication.body`) instead of encoding every one again."""
+        if not isinstance(data, types.PublishDiagnosticsNotification) or self.writer is None:
+            return super()._send_data(data)
+        try:
+            body = publication.body(data, self._converter).encode(self.CHARSET)
+        except Exception:  # pygls's own path then says what is wrong
+            log.exception("publication of %s: falling back to pygls's encoding", data.params.uri)
+            return super()._send_data(data)
+        header = (f"Content-Length: {len(body)}\r\n"
+                  f"Content-Type: {self.CONTENT_TYPE}; charset={self.CHARSET}\r\n\r\n").encode(self.CHARSET)
+        try:
+            written = self.writer.write(header + body if self._include_headers else body)
+            if inspect.isawaitable(written):
+                asyncio.ensure_future(written)
+        except BrokenPipeError:
+            log.exception("sending diagnostics: the client's pipe is closed")
+            raise
+        except Exception as error:  # as pygls reports a failed write
+            log.exception("sending diagnostics failed")
+            self._server._report_server_error(error, JsonRpcInternalError)
 
     lsp_text_document__did_open = _user_handler_only(types.TEXT_DOCUMENT_DID_OPEN)
     lsp_text_document__did_change = _user_handler_only(types.TEXT_DOCUMENT_DID_CHANGE)
@@ -91,7 +116,7 @@ class GradguardServer(LanguageServer):
             "gradguard",
             __version__,
             protocol_cls=GradguardProtocol,
-            converter_factory=analysis.lsp_converter,
+            converter_factory=publication.lsp_converter,
             text_document_sync_kind=types.TextDocumentSyncKind.Incremental,
             notebook_document_sync=types.NotebookDocumentSyncOptions(
                 notebook_selector=[types.NotebookDocumentFilterWithCells(

@@ -14,11 +14,11 @@ from lsprotocol import types
 
 from gradguard.rules.project.config import Config
 from gradguard.rules.source.incremental import IncrementalParser
-from gradguard.server import analysis
+from gradguard.server import analysis, publication
 from gradguard.server.documents import Encoding, TextDocument
 
 PROGRAMS = sorted((Path(__file__).parent / "programs").glob("*.py"))
-CONVERTER = analysis.lsp_converter()
+CONVERTER = publication.lsp_converter()
 
 
 def _analyse(document: TextDocument, parser: IncrementalParser) -> analysis.Result:

@@ -11,7 +11,7 @@ from lsprotocol import types
 
 from gradguard.rules.project.config import Config
 from gradguard.rules.source.incremental import IncrementalParser
-from gradguard.server import analysis
+from gradguard.server import analysis, publication
 from gradguard.server.documents import Encoding, TextDocument
 from test_server_lens_recording import TRAIN as STEP
 
@@ -27,7 +27,7 @@ def other_step(x):
 '''
 
 
-CONVERTER = analysis.lsp_converter()  # the server's: the JSON of a kept diagnostic is made once
+CONVERTER = publication.lsp_converter()  # the server's: the JSON of a kept diagnostic is made once
 
 
 def _publish_form(by_uri: dict) -> dict:
