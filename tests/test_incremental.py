@@ -31,6 +31,17 @@ def _incremental(parser: IncrementalParser, source: str) -> str | None:
         return None
 
 
+def _edited(source: str, where: float, column: int, text: str, delete: bool) -> str:
+    """`text` typed at a column of the line `where` (0-1) down the source, over one character if
+    `delete`."""
+    lines = source.split("\n")
+    line = min(int(where * len(lines)), len(lines) - 1)
+    column = min(column, len(lines[line]))
+    end = column + 1 if delete and column < len(lines[line]) else column
+    lines[line] = lines[line][:column] + text + lines[line][end:]
+    return "\n".join(lines)
+
+
 @settings(max_examples=150, deadline=None)
 @given(st.sampled_from(PROGRAMS), st.lists(st.tuples(st.floats(0, 1), st.integers(0, 200), EDITS,
                                                      st.booleans()), min_size=1, max_size=12))
@@ -39,12 +50,7 @@ def test_same_tree_as_a_full_parse_after_any_edits(path, edits):
     parser = IncrementalParser()
     assert _incremental(parser, source) == _full(source)
     for where, column, text, delete in edits:
-        lines = source.split("\n")
-        line = min(int(where * len(lines)), len(lines) - 1)
-        column = min(column, len(lines[line]))
-        end = column + 1 if delete and column < len(lines[line]) else column
-        lines[line] = lines[line][:column] + text + lines[line][end:]
-        source = "\n".join(lines)
+        source = _edited(source, where, column, text, delete)
         assert _incremental(parser, source) == _full(source)
 
 
@@ -155,12 +161,7 @@ def test_contains_is_a_search_of_the_whole_text_after_any_edits(path, needles, e
     source = path.read_text(encoding="utf-8")
     parser = IncrementalParser()
     for where, column, text, delete, parse in [(0.0, 0, "", False, True), *edits]:
-        lines = source.split("\n")
-        line = min(int(where * len(lines)), len(lines) - 1)
-        column = min(column, len(lines[line]))
-        end = column + 1 if delete and column < len(lines[line]) else column
-        lines[line] = lines[line][:column] + text + lines[line][end:]
-        source = "\n".join(lines)
+        source = _edited(source, where, column, text, delete)
         document = Document(source, "t.py", parser)
         if parse and _full(source) is not None:
             document.tree  # the parse compares the texts (when their lines are as many)

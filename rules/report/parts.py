@@ -25,9 +25,9 @@ from ..model.engine import analyze_document
 from ..model.facts import Analysis
 from ..model.library import COLLECTION_ADDERS, PREDICT_METHODS
 from ..source.components import Names, components, is_shared, names_of, statement_text
-from ..source.walk import walk
 from ..source.document import Document
 from ..source.questions import ModuleQuestion
+from ..source.walk import walk
 from .diagnose import deduplicated, diagnostics_for
 
 
