@@ -317,6 +317,14 @@ class Engine(Statements, Expressions, Calls, Objects, Layers, Sinks):
             Sink(SinkKind.LOSS_FUNCTION, node, target_node, target, None, None, name, node)
         )
 
+    def _closure_of(self, node: ast.AST, cls: ClassInfo | None) -> Frame:
+        """The frame a function reads its free names from: the one it was defined in, for a method
+        its class's (a class defined in a function reads that function's names), or the module's."""
+        closure = self.closures.get(id(node))
+        if closure is None and cls is not None:
+            closure = self.closures.get(id(cls.node))
+        return closure if closure is not None else self.module
+
     def summary(self, node: ast.AST, cls: ClassInfo | None, traced: bool = False,
                 datasets: frozenset[int] = frozenset()) -> Value | None:
         """What calling a function in this file returns, in terms of its parameters; `traced`:
@@ -324,7 +332,7 @@ class Engine(Statements, Expressions, Calls, Objects, Layers, Sinks):
         (for a traced function, a `for` over one of them is a `Dataset.reduce`)."""
         traced = traced or is_traced_def(node, self.imports)
         datasets = datasets if traced else frozenset()
-        closure = self.closures.get(id(node), self.module)
+        closure = self._closure_of(node, cls)
         key = (id(node), traced, datasets) if traced else id(node)
         if closure is not self.module:
             key = (key, id(closure))  # what it reads from the enclosing frame is that frame's
