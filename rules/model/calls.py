@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 
 from ..source.imports import is_differentiable_numpy, is_numpy, is_tensorflow
+from ..source.walk import walk
 from . import no_gradient
 from .custom_gradients import inspect as inspect_custom_gradient, is_custom_gradient_def
 from .facts import MinimizeCall, attribute_key, name_key
@@ -415,10 +416,13 @@ class Calls:
         its `__call__`) may use what the object holds (`agent.net`, `self.W`)."""
         given = [*site.args, *site.keywords.values()]
         instances = [v for v in (site.receiver, callee) if v is not None and v.role == "instance"]
-        for instance in instances:
-            given.extend(value for _, value in instance.fields or ())
+        held = [value for instance in instances for _, value in instance.fields or ()]
+        # ... and what its methods read of the module or of the function its class was defined in
+        # (`return x * w * self.k` with a module's `w`): the method is not followed, so any of it.
+        held += [value for instance in instances for value in self._read_by_methods(instance.func, site.method)]
+        given.extend(held)
         models = [v.model for v in given if v.kind == Kind.MODEL and v.model]
-        held_variables = [origin for instance in instances for _, held_value in instance.fields or ()
+        held_variables = [origin for held_value in held
                           if held_value.kind in (Kind.VARIABLE, Kind.VARIABLES) for origin in variable_origins(held_value)]
         if not (models or held_variables) or _constructs(site.node):
             return value  # (a class given a model builds an object that holds it, not a prediction)
@@ -426,6 +430,32 @@ class Calls:
         opaque = {Grad(model, span, None, bootstrap=self._bootstrap_call(site.node), opaque=True) for model in models}
         opaque |= {Grad(origin, span, None, opaque=True) for origin in held_variables}  # read by the method, or not
         return evolve(value, live=value.live | opaque)
+
+    def _read_by_methods(self, cls: ast.AST | None, method: str | None) -> list[Value]:
+        """The values of the free names a class's method may read (`method`'s if the class
+        defines it, else every method's, an inherited one among them), where the class was
+        defined: the module's, or those of the function it was defined in."""
+        if not isinstance(cls, ast.ClassDef):
+            return []
+        methods = [m for m in cls.body if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef))]
+        own = [m for m in methods if m.name == method]
+        reads = {node.id for m in own or self._methods_up_from(cls) for node in walk(m)
+                 if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)}
+        frame = self.closures.get(id(cls), self.module)
+        return [value for name in sorted(reads) if (value := frame.lookup(name)) is not None]
+
+    def _methods_up_from(self, cls: ast.ClassDef) -> list[ast.AST]:
+        """The methods of `cls` and of the classes of this file it derives from, by name."""
+        found, seen, todo = [], set(), [cls]
+        while todo:
+            node = todo.pop()
+            if id(node) in seen:
+                continue
+            seen.add(id(node))
+            found += [m for m in node.body if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef))]
+            todo += [self.classes[base.id].node for base in node.bases
+                     if isinstance(base, ast.Name) and base.id in self.classes]
+        return found
 
     def _library_call(self, site: Site, frame: Frame) -> Value | None:
         qual, node = site.qualname, site.node
