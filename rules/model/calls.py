@@ -441,7 +441,7 @@ class Calls:
         own = [m for m in methods if m.name == method]
         reads = {node.id for m in own or self._methods_up_from(cls) for node in walk(m)
                  if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)}
-        frame = self.closures.get(id(cls), self.module)
+        frame = self._closure_of(cls, None)  # (a class's: where its statement ran)
         return [value for name in sorted(reads) if (value := frame.lookup(name)) is not None]
 
     def _methods_up_from(self, cls: ast.ClassDef) -> list[ast.AST]:

@@ -88,7 +88,7 @@ class Layers:
             if isinstance(method, ast.FunctionDef) and method.name in ("__init__", "build") \
                     and id(method) not in self.analyzed_methods:
                 self.analyzed_methods.add(id(method))
-                self.analyze_function(method, self.closures.get(id(cls.node), self.module), cls)
+                self.analyze_function(method, self._closure_of(method, cls), cls)
 
     def effect_of(self, model: Value) -> LayerEffect | None:
         if model.effect is not None:
