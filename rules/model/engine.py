@@ -378,9 +378,23 @@ class Engine(Statements, Expressions, Calls, Objects, Layers, Sinks):
         call_span = self.doc.span(node)
         live: set[Grad] = set()
         cut: set[Cut] = set()
+        called: dict[int, Value] = {}
+
+        def called_back(index: int) -> Value:
+            """A function handed in for a parameter the result depends on (`solve(lambda s: rate *
+            s, y0)` calling its `fn`): what it returns, given anything the call was given."""
+            if index not in called:
+                called[index] = UNKNOWN
+                given = join([v for v in actuals.values() if v.kind != Kind.CALLABLE])
+                function = actuals[index]
+                result = self._callback_result(function, [given] * len(self._params(function.func)), node, frame)
+                called[index] = result if result is not None else UNKNOWN
+            return called[index]
 
         def actual_grads(grad: Grad) -> set[Grad]:
             actual = actuals.get(grad.origin.index, UNKNOWN)
+            if actual.kind == Kind.CALLABLE and isinstance(actual.func, _CALLBACKS):
+                return set(called_back(grad.origin.index).live)
             grads = set(actual.live)
             if actual.kind == Kind.MODEL and actual.model is not None:
                 grads.add(Grad(actual.model, call_span, None, bootstrap=self._bootstrap_call(node)))
@@ -397,7 +411,7 @@ class Engine(Statements, Expressions, Calls, Objects, Layers, Sinks):
         for grad in summary.live:
             if is_param(grad.origin):
                 live |= actual_grads(grad)
-                cut |= actuals.get(grad.origin.index, UNKNOWN).cut
+                cut |= actuals.get(grad.origin.index, UNKNOWN).cut | called.get(grad.origin.index, UNKNOWN).cut
             else:
                 live.add(evolve(grad, site=call_span) if foreign else grad)
         # A lambda written in the call (`map(lambda t: t.numpy(), xs)`) is used there only: its
@@ -439,6 +453,9 @@ class Engine(Statements, Expressions, Calls, Objects, Layers, Sinks):
             else:
                 names.append((name, value))
         return tuple(names)
+
+
+_CALLBACKS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)  # what a callable argument may be, to be followed
 
 
 def _is_keras_base(qual: str, name: str) -> bool:
