@@ -420,6 +420,9 @@ class Calls:
         # ... and what its methods read of the module or of the function its class was defined in
         # (`return x * w * self.k` with a module's `w`): the method is not followed, so any of it.
         held += [value for instance in instances for value in self._read_by_methods(instance.func, site.method)]
+        # A plain class's `self` among them (`helper(self)`, or read by the method of a class
+        # defined in a method, `def apply(head, x): return x * self.w`): what its class sets on it.
+        held += [value for v in [*given, *held] if v.role == "self" for value in self._attributes_of_self(v)]
         given.extend(held)
         models = [v.model for v in given if v.kind == Kind.MODEL and v.model]
         held_variables = [origin for held_value in held
@@ -443,6 +446,14 @@ class Calls:
                  if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)}
         frame = self._closure_of(cls, None)  # (a class's: where its statement ran)
         return [value for name in sorted(reads) if (value := frame.lookup(name)) is not None]
+
+    def _attributes_of_self(self, value: Value) -> list[Value]:
+        """What the methods of the class whose `self` this is set on it (`self.w = tf.Variable(...)`)."""
+        info = self.class_infos.get(id(value.func))
+        if info is None:
+            return []
+        self.ensure_attributes(info)
+        return list(info.attrs.values())
 
     def _methods_up_from(self, cls: ast.ClassDef) -> list[ast.AST]:
         """The methods of `cls` and of the classes of this file it derives from, by name."""

@@ -290,9 +290,11 @@ class Engine(Statements, Expressions, Calls, Objects, Layers, Sinks):
                 frame.env[name] = UNKNOWN
 
     def _self_value(self, cls: ClassInfo) -> Value:
+        """A Keras class's `self` is its model; a plain class's is the object its methods set
+        attributes on (`outer = self` ... `outer.w` reads the class's `self.w`, expressions.py)."""
         if cls.is_keras:
             return Value(kind=Kind.MODEL, model=cls.origin)
-        return UNKNOWN
+        return Value(role="self", func=cls.node)
 
     def _analyze_class(self, cls: ClassInfo, parent: Frame) -> None:
         self._analyzed_classes.add(id(cls.node))
@@ -359,6 +361,11 @@ class Engine(Statements, Expressions, Calls, Objects, Layers, Sinks):
             result = evolve(result, items=frame.returns[0].items)
         if frame.returns and all(r.kind == Kind.MODEL for r in frame.returns):
             result = Value(kind=Kind.MODEL, model=frame.returns[0].model, effect=frame.returns[0].effect)
+        elif frame.returns and all(r.role == "instance" and r.func is frame.returns[0].func for r in frame.returns):
+            # `def make_head(self): return Head()`: the caller gets the object, its class's methods
+            # and what its `__init__` set (not what came from this call's parameters: not substituted)
+            fields = tuple((name, held) for r in frame.returns for name, held in r.fields or () if not _reads_params(held))
+            result = evolve(result, role="instance", func=frame.returns[0].func, fields=fields)
         elif frame.returns and all(r.role == "holder" for r in frame.returns):
             # `def make_dist(rate): return Poisson(rate=rate)`: the caller gets a distribution
             result = evolve(result, role="holder", fields=tuple(dict(f for r in frame.returns for f in r.fields or ()).items()))
@@ -438,6 +445,8 @@ class Engine(Statements, Expressions, Calls, Objects, Layers, Sinks):
                 for span, lost in summary.vanish))
         if summary.role == "holder":  # a distribution made by the function: evaluated later, where it is used
             return evolve(value, role="holder", fields=self._references_at_call(summary, node, func))
+        if summary.role == "instance":
+            return evolve(self.op(value, node, frame), role="instance", func=summary.func, fields=summary.fields)
         return self.op(value, node, frame)
 
     def _references_at_call(self, summary: Value, node: ast.Call, func: ast.AST | None) -> tuple:
@@ -456,6 +465,13 @@ class Engine(Statements, Expressions, Calls, Objects, Layers, Sinks):
 
 
 _CALLBACKS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)  # what a callable argument may be, to be followed
+
+
+def _reads_params(value: Value) -> bool:
+    """The value is in terms of the parameters of the function summarised."""
+    grads = [*value.live, *(c.grad for c in value.cut)]
+    return any(g.origin.kind is OriginKind.PARAM for g in grads) or any(o.kind is OriginKind.PARAM for o in value.sources) \
+        or (value.model is not None and value.model.kind is OriginKind.PARAM)
 
 
 def _is_keras_base(qual: str, name: str) -> bool:

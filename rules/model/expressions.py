@@ -73,6 +73,12 @@ class Expressions:
         base = self.eval(node.value, frame)
         if base.role == "instance" and (attribute := held(base, node.attr)) is not None:
             return self._read(attribute, node)  # `agent.net`: what the object's `__init__` set
+        if base.role == "self":  # `trainer = self`, read in a class defined in the method: its `self.w`
+            info = self.class_infos.get(id(base.func))
+            attribute = info.attrs.get(f"self.{node.attr}") if info is not None else None
+            if attribute is not None:
+                return self._read(attribute, node)
+            base = evolve(base, role=None, func=None)  # (what an attribute of it holds is not known)
         if base.items and isinstance(node.value, ast.Call):
             listed = no_gradient.outputs(self.imports.qualname(node.value.func))
             if node.attr in listed and listed[node.attr]["position"] < len(base.items):

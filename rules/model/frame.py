@@ -59,11 +59,13 @@ class Frame:
         return not self.summary and self.replaying() is None
 
     def enclosing_class(self) -> ClassInfo | None:
-        """The class whose method this frame is, or whose method it is nested in (a function
-        defined in `call` reads the method's `self`, so `self.x` is that class's attribute)."""
+        """The class whose `self` this frame reads: of the method it is, or of the method it is
+        nested in (a function defined in `call` reads the method's `self`, so `self.x` is that
+        class's attribute). A method of a class defined in a method, whose receiver has another
+        name (`def apply(head, x): return x * self.w`), reads the outer method's `self`."""
         frame: Frame | None = self
         while frame is not None:
-            if frame.cls is not None:
+            if frame.cls is not None and "self" in frame.env:
                 return frame.cls
             frame = frame.parent
         return None
