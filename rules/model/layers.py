@@ -305,6 +305,8 @@ class Layers:
         if args and effect.input_cut is not None:
             brk = reported(effect.input_cut)
             args[0] = Value(frozenset(), args[0].cut | frozenset(Cut(brk, g) for g in args[0].live), Kind.TENSOR)
+        if effect.reads or effect.reads_cut:  # what `call` reads besides its input and weights
+            output = evolve(output, live=output.live | effect.reads, cut=output.cut | effect.reads_cut)
         rest = [*args, *site.keywords.values()]
         result = self.op(join([output, *rest]), site.node, frame)
         if output.items:  # `action, value = model(x)`: each output with its own layers
@@ -396,13 +398,18 @@ def _effect_of_summary(summary: Value, own: Origin | None, inside: str, param: i
     live_parts = {g.origin for g in summary.live}
     part_cut = _first(c for c in summary.cut if is_part(c.grad.origin) and c.grad.origin not in live_parts) \
         if weights_cut is None else None
-    if not (input_cut or weights_cut or input_raises or weights_raises or outputs or part_cut):
+    def is_free(o: Origin) -> bool:  # read from outside the layer: not its input, weights or sub-layers
+        return o.kind is not OriginKind.PARAM and not (own is not None and (o == own or o.part_of == own.key))
+
+    reads = frozenset(g for g in summary.live if is_free(g.origin))
+    reads_cut = frozenset(c for c in summary.cut if is_free(c.grad.origin))
+    if not (input_cut or weights_cut or input_raises or weights_raises or outputs or part_cut or reads or reads_cut):
         return None
     some = dict(some_cut=evolve(part_cut.brk, inside=part_cut.brk.inside or inside),
                 part=f"in `{part_cut.grad.origin.name}`") if part_cut else {}
     return LayerEffect(input_cut=input_cut, weights_cut=weights_cut, name=name, input_raises=input_raises,
                        weights_raises=weights_raises, outputs=outputs if weights_cut is None else None,
-                       hidden=hidden if weights_cut is None else frozenset(), **some)
+                       hidden=hidden if weights_cut is None else frozenset(), reads=reads, reads_cut=reads_cut, **some)
 
 
 def _sequential_effect(layers: tuple[Value, ...]) -> LayerEffect | None:

@@ -147,6 +147,11 @@ class LayerEffect:
     # and `compute_loss` add; a hand-written loss must add it itself (GG311).
     regularized: Span | None = None
     regularized_in: str | None = None  # the module `regularized` is in, when it is another one
+    # What its `call` computes with that is neither its input nor its own weights: a variable or
+    # model of the module, or of the function the class is defined in (`return x * w`), as the
+    # summary of `call` reaches it (live) or loses it (cut).
+    reads: frozenset["Grad"] = frozenset()
+    reads_cut: frozenset["Cut"] = frozenset()
 
 
 NO_EFFECT = LayerEffect()
