@@ -299,6 +299,12 @@ class Calls:
         if self.replays(func, actuals, frame, traced):
             self.replay_call(func, cls, site.node, actuals, frame, traced)
         result = self.apply_summary(summary, site.node, actuals, frame, func=func)
+        receiver = site.receiver
+        if cls is not None and receiver is not None and receiver.role == "instance" and (receiver.live or receiver.cut):
+            # An object made by a call of a function its class is defined in holds what that call
+            # was given (engine.summary): its method reads that, not the names of the summary's frame.
+            result = evolve(result, live=frozenset(g for g in result.live if g.origin.kind is not OriginKind.PARAM)
+                            | receiver.live, cut=result.cut | receiver.cut)
         if is_custom_gradient_def(func, self.imports):
             if found := inspect_custom_gradient(func, summary, self.doc):
                 self.analysis.custom_gradients.setdefault(id(func), found)
@@ -427,11 +433,14 @@ class Calls:
         models = [v.model for v in given if v.kind == Kind.MODEL and v.model]
         held_variables = [origin for held_value in held
                           if held_value.kind in (Kind.VARIABLE, Kind.VARIABLES) for origin in variable_origins(held_value)]
-        if not (models or held_variables) or _constructs(site.node):
+        # A tensor it holds (`self.value = h`, a loss's term computed before): the method may return it.
+        held_tensors = {evolve(g, opaque=True) for held_value in held for g in held_value.live}
+        if not (models or held_variables or held_tensors) or _constructs(site.node):
             return value  # (a class given a model builds an object that holds it, not a prediction)
         span = self.doc.span(site.node)
         opaque = {Grad(model, span, None, bootstrap=self._bootstrap_call(site.node), opaque=True) for model in models}
         opaque |= {Grad(origin, span, None, opaque=True) for origin in held_variables}  # read by the method, or not
+        opaque |= held_tensors
         return evolve(value, live=value.live | opaque)
 
     def _read_by_methods(self, cls: ast.AST | None, method: str | None) -> list[Value]:

@@ -365,7 +365,13 @@ class Engine(Statements, Expressions, Calls, Objects, Layers, Sinks):
             # `def make_head(self): return Head()`: the caller gets the object, its class's methods
             # and what its `__init__` set (not what came from this call's parameters: not substituted)
             fields = tuple((name, held) for r in frame.returns for name, held in r.fields or () if not _reads_params(held))
-            result = evolve(result, role="instance", func=frame.returns[0].func, fields=fields)
+            cls = frame.returns[0].func
+            if self.closures.get(id(cls)) is frame:
+                # Its class is defined here: its methods read this call's names (`def make_reader(value):
+                # class Reader: def read(self): return value`), in the caller's terms once applied.
+                captured = join(self._read_by_methods(cls, None))
+                result = evolve(result, live=result.live | captured.live, cut=result.cut | captured.cut)
+            result = evolve(result, role="instance", func=cls, fields=fields)
         elif frame.returns and all(r.role == "holder" for r in frame.returns):
             # `def make_dist(rate): return Poisson(rate=rate)`: the caller gets a distribution
             result = evolve(result, role="holder", fields=tuple(dict(f for r in frame.returns for f in r.fields or ()).items()))
