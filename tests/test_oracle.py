@@ -45,22 +45,35 @@ def test_every_dimension_value_is_generated():
     assert not missing
 
 
-# Programs written before the `asked` and `flow_extra` dimensions existed, whose values of those
-# are the first ones: their text (and so their cached TensorFlow labels) did not change.
+# Programs whose values of the later dimensions are the first ones: their text (and so their
+# cached TensorFlow labels) is the text they had before those dimensions existed. The first two
+# digests are of texts from before `asked` and `flow_extra`; the last two of texts at 12407c5,
+# before `scope` (whose draw moved 20261202:0 and 7:0, pinned here before, off its first value).
 _TEXTS_BEFORE_THE_LATER_DIMENSIONS = {
-    (20261202, 0): "942a1833d371787080d96538a454f74f19e58ae5c1a5021c077f92c4003f00ba",
     (20261202, 2): "fd1809a2d03bbf85dd334824dcd9e06f321904a91770d3580694dc825afd28bb",
     (20261202, 1522): "9435fab36f3a64abdfb321f38fbb9b022803770ac7d909fe5c56fe5c5c59ad70",
-    (7, 0): "acc6da72daa7a7803a888172f56692e2eb9b8ea981951d52a9491b40549da74b",
+    (20261202, 9): "1bae180d5db62e0f2c8cecfc7b3ad16be610be7403c5dc3b148b1288be7122d8",
+    (7, 5): "e7b59b0f7d2899d050aefbe82b31b4c94c9a14a7f4d64e2fcdaf98cfb2d717af",
 }
+_FIRST_VALUES = {"asked": "gradient", "flow_extra": "none", "fallback": "none", "construct": "none",
+                 "layer_flaw": "none", "scope": "none"}
 
 
 def test_a_later_dimension_at_its_first_value_leaves_the_text_as_it_was():
     for (seed, index), digest in _TEXTS_BEFORE_THE_LATER_DIMENSIONS.items():
         program = generate(seed, index)
-        assert (program.dims["asked"], program.dims["flow_extra"], program.dims["fallback"],
-                program.dims["construct"], program.dims["layer_flaw"]) == ("gradient", "none", "none", "none", "none")
+        assert {dim: program.dims[dim] for dim in _FIRST_VALUES} == _FIRST_VALUES
         assert hashlib.sha256(program.source.encode()).hexdigest() == digest
+
+
+def test_the_scopes_are_written_as_they_say():
+    programs = [generate(5, index) for index in range(400)]
+    by = {value: next(p for p in programs if p.dims["scope"] == value) for value in DIMENSIONS["scope"]}
+    assert "apply_fn(lambda y: y + h_" in by["callback_closure"].source
+    assert "def make_reader(value):" in by["factory_class"].source and ".read()" in by["factory_class"].source
+    assert "outer = self" in by["self_alias_class"].source and "Box(" in by["self_alias_class"].source
+    assert "def read(inner):" in by["inner_receiver"].source and ".take()" in by["inner_receiver"].source
+    assert not any(text in by["none"].source for text in ("apply_fn", "make_reader", "class Box", "class Holder"))
 
 
 def test_the_ways_of_asking_are_written_as_they_say():

@@ -31,6 +31,9 @@ The dimensions (`DIMENSIONS` lists their values):
              `optimizer.minimize`, `model.fit`), one more step on the first path (an axis held in
              a module constant, an ODE-solver-like helper), and a constant the last path falls
              back to on the branch the run takes; at their first values the text is as before.
+* `scope` (scopes.py, its own stream): one more step on the first path through a helper that reads
+             the value from a scope around it (a lambda's closure handed to a function of the
+             program, a class defined in a factory or in a method, an alias of `self`).
 
 Nothing here decides what a program *does*: that is TensorFlow's label (runner.py).
 """
@@ -42,8 +45,10 @@ from dataclasses import dataclass, field
 
 from . import asking as _asking
 from . import constructs as _constructs
+from . import scopes as _scopes
 from .asking import ASKED, FALLBACKS, FLOW_EXTRAS, NOT_APPLICABLE, Asking
 from .constructs import CONSTRUCTS, LAYER_FLAWS, Construct, LayerFlaw
+from .scopes import SCOPES, Scope
 
 # --------------------------------------------------------------------------------------------
 # Dimension values
@@ -71,7 +76,7 @@ DRAWN = {"holder": HOLDERS, "flow": FLOWS, "combine": COMBINES, "sources": SOURC
          "decoy": DECOYS, "break": BREAKS, "guard": GUARDS}
 # And those drawn from streams of their own (asking.py): their first value is the text before them.
 DIMENSIONS = {**DRAWN, "asked": ASKED, "flow_extra": FLOW_EXTRAS, "fallback": FALLBACKS, "construct": CONSTRUCTS,
-              "layer_flaw": LAYER_FLAWS}
+              "layer_flaw": LAYER_FLAWS, "scope": SCOPES}
 
 # How often a program has no inserted break: correct programs are what false claims are made on.
 NO_BREAK_SHARE = 0.4
@@ -382,6 +387,8 @@ def generate(seed: int, index: int) -> Program:
     dims = _choose(rng)
     ask = Asking(seed, index)
     dims["asked"], dims["flow_extra"] = ask.asked, ask.flow_extra
+    scope = Scope(seed, index)
+    dims["scope"] = scope.value
     w.head = ["import numpy as np", "import tensorflow as tf", "import keras"]
     n_sources = 1 if dims["sources"] == "single" or dims["combine"] == "genexp_models" and rng.random() < 0.3 \
         else rng.choice([1, 2, 2])
@@ -469,6 +476,8 @@ def generate(seed: int, index: int) -> Program:
         if extra:
             inner = _inner(w, brk if in_ode else None) if ask.flow_extra == "ode_helper" else None
             expr = _asking.extra_step(ask, _operand(expr), w, inner)
+        if i == 0 and scope.value != "none":
+            expr = _scopes.scope_step(scope, _operand(expr), w, path)
         if i == 0 and dims["construct"] == "custom_gradient":
             expr = _constructs.custom_gradient_step(con, _operand(expr), w)
         paths.append((path, expr))
