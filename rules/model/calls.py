@@ -359,7 +359,8 @@ class Calls:
             return view
         qual = site.qualname or ""
         inputs = site.inputs()
-        if site.receiver is not None and site.receiver.kind in (Kind.UNKNOWN, Kind.VARIABLE) and site.receiver.live:
+        if site.receiver is not None and site.receiver.kind in (Kind.UNKNOWN, Kind.VARIABLE) and site.receiver.live \
+                and site.receiver.role != "instance":  # (an object of this file holds tensors made before)
             # `lookup.clustered(ids)` on an object nobody can see into (made by a call of something
             # unknown, maybe a class, from a variable): its method runs now, as a called object
             # does (a tensor computed before the tape would be known as one).
@@ -426,22 +427,24 @@ class Calls:
         # ... and what its methods read of the module or of the function its class was defined in
         # (`return x * w * self.k` with a module's `w`): the method is not followed, so any of it.
         held += [value for instance in instances for value in self._read_by_methods(instance.func, site.method)]
-        # A plain class's `self` among them (`helper(self)`, or read by the method of a class
-        # defined in a method, `def apply(head, x): return x * self.w`): what its class sets on it.
+        # A plain class's `self` among them (`helper(self)`; read in a class defined in a method): its attributes.
         held += [value for v in [*given, *held] if v.role == "self" for value in self._attributes_of_self(v)]
         given.extend(held)
         models = [v.model for v in given if v.kind == Kind.MODEL and v.model]
         held_variables = [origin for held_value in held
                           if held_value.kind in (Kind.VARIABLE, Kind.VARIABLES) for origin in variable_origins(held_value)]
-        # A tensor it holds (`self.value = h`, a loss's term computed before): the method may return it.
-        held_tensors = {evolve(g, opaque=True) for held_value in held for g in held_value.live}
-        if not (models or held_variables or held_tensors) or _constructs(site.node):
+        # A tensor it holds (`self.value = h`) may be what it returns, as it was computed (before the
+        # tape, or cut): the method reaches a model or variable otherwise only through those it holds
+        # or reads, each an opaque path.
+        held_tensors = {g for held_value in held for g in held_value.live}
+        held_cuts = {c for held_value in held for c in held_value.cut}
+        if not (models or held_variables or held_tensors or held_cuts) or _constructs(site.node):
             return value  # (a class given a model builds an object that holds it, not a prediction)
         span = self.doc.span(site.node)
         opaque = {Grad(model, span, None, bootstrap=self._bootstrap_call(site.node), opaque=True) for model in models}
         opaque |= {Grad(origin, span, None, opaque=True) for origin in held_variables}  # read by the method, or not
         opaque |= held_tensors
-        return evolve(value, live=value.live | opaque)
+        return evolve(value, live=value.live | opaque, cut=value.cut | held_cuts)
 
     def _read_by_methods(self, cls: ast.AST | None, method: str | None) -> list[Value]:
         """The values of the free names a class's method may read (`method`'s if the class
