@@ -116,6 +116,7 @@ class Calls:
             role = roles.pop() if len(roles) == 1 else None
             if isinstance(role, tuple):
                 role = None  # an advantage names its own subtraction: a list of them is none of them
+            self.note_mutation(key, join(added), frame)
             frame.env[key] = evolve(join([old, *added]), kind=old.kind, items=None, role=role)
 
     def _callee_attribute(self, func: ast.Attribute, frame: Frame) -> Value:
@@ -299,6 +300,7 @@ class Calls:
         if self.replays(func, actuals, frame, traced):
             self.replay_call(func, cls, site.node, actuals, frame, traced)
         result = self.apply_summary(summary, site.node, actuals, frame, func=func)
+        self.apply_mutations(func, site.node, actuals, frame)
         receiver = site.receiver
         if cls is not None and receiver is not None and receiver.role == "instance" and (receiver.live or receiver.cut):
             # An object made by a call of a function its class is defined in holds what that call
@@ -359,11 +361,10 @@ class Calls:
             return view
         qual = site.qualname or ""
         inputs = site.inputs()
-        if site.receiver is not None and site.receiver.kind in (Kind.UNKNOWN, Kind.VARIABLE) and site.receiver.live \
-                and site.receiver.role != "instance":  # (an object of this file holds tensors made before)
-            # `lookup.clustered(ids)` on an object nobody can see into (made by a call of something
-            # unknown, maybe a class, from a variable): its method runs now, as a called object
-            # does (a tensor computed before the tape would be known as one).
+        receiver = site.receiver
+        if receiver is not None and receiver.kind in (Kind.UNKNOWN, Kind.VARIABLE) and receiver.live and receiver.role != "instance":
+            # `lookup.clustered(ids)` on an object nobody can see into (made by a call of something unknown
+            # from a variable, not an object of this file): its method runs now, as a called object does.
             inputs[0] = _called_now(site.receiver)
         if callee.live:
             inputs.append(_called_now(callee))
@@ -433,9 +434,8 @@ class Calls:
         models = [v.model for v in given if v.kind == Kind.MODEL and v.model]
         held_variables = [origin for held_value in held
                           if held_value.kind in (Kind.VARIABLE, Kind.VARIABLES) for origin in variable_origins(held_value)]
-        # A tensor it holds (`self.value = h`) may be what it returns, as it was computed (before the
-        # tape, or cut): the method reaches a model or variable otherwise only through those it holds
-        # or reads, each an opaque path.
+        # A tensor it holds (`self.value = h`) may be what it returns, as computed (before the tape, or cut):
+        # the method reaches a model or variable otherwise only through those it holds or reads (opaque).
         held_tensors = {g for held_value in held for g in held_value.live}
         held_cuts = {c for held_value in held for c in held_value.cut}
         if not (models or held_variables or held_tensors or held_cuts) or _constructs(site.node):

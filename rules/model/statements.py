@@ -33,6 +33,8 @@ class Statements:
         frame.env[stmt.name] = Value(kind=Kind.CALLABLE, func=stmt)
         if frame.function is not None:
             self.closures[id(stmt)] = frame  # a nested function sees its enclosing function's names
+        if stmt.decorator_list:
+            self.note_wrapper(stmt, frame)
 
     exec_AsyncFunctionDef = exec_FunctionDef
 
@@ -246,6 +248,8 @@ class Statements:
             # the other methods may see any of those values.
             known = frame.cls.attrs.get(key)
             frame.cls.attrs[key] = value if known is None else _merge(known, value)
+        if frame.summary and isinstance(target, ast.Name) and key in self.declared_outer(frame.function):
+            self.note_mutation(key, value, frame, rebound=True)  # `nonlocal total; total = total + x`
         frame.env[key] = value
 
     def _name_new_origin(self, key: str, value: Value, frame: Frame, value_node: ast.AST | None) -> Value:
