@@ -19,11 +19,11 @@ from collections.abc import Iterator
 from ..diagnostics import Span
 from ..source.components import is_shared, statement_binds, statement_text
 from ..source.document import Document
-from ..source.walk import walk
 from .calls import Calls
 from .conventions import DEFAULT, NameConventions
+from .effects import Effects
 from .expressions import Expressions
-from .facts import Analysis, ClassInfo, Sink, SinkKind, SourceItem, TapeInfo, name_key
+from .facts import Analysis, ClassInfo, Sink, SinkKind, SourceItem, TapeInfo
 from .frame import Frame
 from .layers import Layers
 from .objects import Objects
@@ -35,7 +35,7 @@ from .values import (UNKNOWN, Cut, Grad, Kind, Origin, OriginKind, Value, evolve
                      variable_origins)
 
 
-class Engine(Statements, Expressions, Calls, Objects, Layers, Sinks):
+class Engine(Statements, Expressions, Calls, Objects, Layers, Sinks, Effects):
     def __init__(self, doc: Document, break_rules, *, resolver=None, budget=None, depth: int = 0,
                  conventions: NameConventions = DEFAULT) -> None:
         self.doc = doc
@@ -58,7 +58,7 @@ class Engine(Statements, Expressions, Calls, Objects, Layers, Sinks):
         self.compiled_losses: dict[int, list[ast.AST]] = {}  # by id of a `compile` call: its loss functions
         self.summaries: dict[int, Value | None] = {}
         self.wrappers: dict[int, ast.AST] = {}           # decorated function → the function its decorator returns
-        self.mutations: dict[int, dict[str, Value]] = {}  # function → what it adds to collections it does not own
+        self.mutations: dict[int, dict] = {}              # function → what it adds to collections it does not own
         self._declared: dict[int, frozenset[str]] = {}   # function → its `global`/`nonlocal` names
         self.effects: dict[int, object] = {}            # ClassInfo → LayerEffect of its `call` (layers.py)
         self.analyzed_methods: set[int] = set()         # `__init__`/`build` analysed early for an effect
@@ -390,54 +390,6 @@ class Engine(Statements, Expressions, Calls, Objects, Layers, Sinks):
                             cut=result.cut | {c for c in around.cut if c.grad.origin.kind is not OriginKind.PARAM})
         self.summaries[key] = result
         return result
-
-    def note_mutation(self, key: str, added: Value, frame: Frame, rebound: bool = False) -> None:
-        """`self.log_probs.append(lp)` or `terms.append(t)` (a module's list) in a function being
-        summarised, or a name it declares `global`/`nonlocal` bound (`rebound`): its callers' see
-        that too (`apply_mutations`)."""
-        if not frame.summary or frame.function is None or not (rebound or key.startswith("self.") or key not in frame.env):
-            return  # (asked before the collection is bound here: a name of this frame is its own)
-        own = self.mutations.setdefault(id(frame.function), {})
-        own[key] = join([own[key], added]) if key in own else added
-
-    def declared_outer(self, function: ast.AST | None) -> frozenset[str]:
-        """The names `function` declares `global` or `nonlocal` (in its own body)."""
-        if function is None or isinstance(function, ast.Lambda):
-            return frozenset()
-        found = self._declared.get(id(function))
-        if found is None:
-            found = self._declared[id(function)] = frozenset(
-                name for node in walk(function) if isinstance(node, (ast.Global, ast.Nonlocal)) for name in node.names)
-        return found
-
-    def apply_mutations(self, func: ast.AST, node: ast.Call, actuals: dict[int, Value], frame: Frame) -> None:
-        """After a call of a function of this file: what it added to its receiver's collections
-        (`self.act(s)` appending to `self.log_probs`) or to the module's, in the caller's terms."""
-        mutated = self.mutations.get(id(func))
-        if not mutated:
-            return
-        receiver = name_key(node.func.value) if isinstance(node.func, ast.Attribute) else None
-        for key, added in mutated.items():
-            if key.startswith("self."):
-                if receiver is None:
-                    continue
-                key = receiver + key[len("self"):]  # `agent.act(s)`: `agent.log_probs`
-            value = evolve(self.apply_summary(added, node, actuals, frame, func=func),
-                           role=added.role if not isinstance(added.role, tuple) else None)
-            old = frame.lookup(key) or (frame.cls.attrs.get(key) if frame.cls is not None else None) or UNKNOWN
-            self.note_mutation(key, value, frame)
-            frame.env[key] = evolve(join([old, value]), kind=old.kind, items=None, role=value.role)
-
-    def note_wrapper(self, node: ast.FunctionDef, frame: Frame) -> None:
-        """`@with_scale def f(x)`, the decorator a function of this file that returns a function it
-        defines (`def wrapped(x): return fn(x) * w`): calling `f` runs that wrapper."""
-        for decorator in node.decorator_list:
-            value = frame.lookup(decorator.id) if isinstance(decorator, ast.Name) else None
-            if value is None or value.kind != Kind.CALLABLE or not isinstance(value.func, ast.FunctionDef):
-                continue
-            returned = self.summary(value.func, self.class_of_function.get(id(value.func)))
-            if returned is not None and returned.kind == Kind.CALLABLE and isinstance(returned.func, ast.FunctionDef):
-                self.wrappers[id(node)] = returned.func
 
     def apply_summary(self, summary: Value, node: ast.Call, actuals: dict[int, Value], frame: Frame,
                       foreign: bool = False, func: ast.AST | None = None) -> Value:

@@ -1,0 +1,82 @@
+"""What a call of this file's function does besides returning a value: what it adds to
+collections it does not own (its receiver's, `self.log_probs.append(lp)`; a module's list; a list
+it is given), the names it declares `global` or `nonlocal` and rebinds, and, for a function a
+decorator of the file wraps, what the wrapper computes with. A summary (engine.py) records them
+while it is computed; the call gives them to the caller's frame, in the caller's terms."""
+from __future__ import annotations
+
+import ast
+
+from ..source.walk import walk
+from .facts import name_key
+from .frame import Frame
+from .values import UNKNOWN, Kind, Value, evolve, join
+
+
+class Effects:
+    def note_mutation(self, key: str, added: Value, frame: Frame, rebound: bool = False) -> None:
+        """`self.log_probs.append(lp)` or `terms.append(t)` (a module's list) in a function being
+        summarised, or a name it declares `global`/`nonlocal` bound (`rebound`): its callers' see
+        that too (`apply_mutations`)."""
+        if not frame.summary or frame.function is None:
+            return
+        params = [p.arg for p in self._params(frame.function)]
+        if key in params and not rebound:
+            key = ("param", params.index(key))  # `def collect(items, x): items.append(x)`: the caller's list
+        elif not (rebound or key.startswith("self.") or key not in frame.env):
+            return  # (asked before the collection is bound here: a name of this frame is its own)
+        own = self.mutations.setdefault(id(frame.function), {})
+        own[key] = join([own[key], added]) if key in own else added
+
+    def declared_outer(self, function: ast.AST | None) -> frozenset[str]:
+        """The names `function` declares `global` or `nonlocal` (in its own body)."""
+        if function is None or isinstance(function, ast.Lambda):
+            return frozenset()
+        found = self._declared.get(id(function))
+        if found is None:
+            found = self._declared[id(function)] = frozenset(
+                name for node in walk(function) if isinstance(node, (ast.Global, ast.Nonlocal)) for name in node.names)
+        return found
+
+    def apply_mutations(self, func: ast.AST, node: ast.Call, actuals: dict[int, Value], frame: Frame) -> None:
+        """After a call of a function of this file: what it added to its receiver's collections
+        (`self.act(s)` appending to `self.log_probs`) or to the module's, in the caller's terms."""
+        mutated = self.mutations.get(id(func))
+        if not mutated:
+            return
+        receiver = name_key(node.func.value) if isinstance(node.func, ast.Attribute) else None
+        for key, added in mutated.items():
+            if isinstance(key, tuple):
+                argument = self._argument(node, func, key[1])
+                key = name_key(argument) if argument is not None else None
+                if key is None:
+                    continue
+            elif key.startswith("self."):
+                if receiver is None:
+                    continue
+                key = receiver + key[len("self"):]  # `agent.act(s)`: `agent.log_probs`
+            value = evolve(self.apply_summary(added, node, actuals, frame, func=func),
+                           role=added.role if not isinstance(added.role, tuple) else None)
+            old = frame.lookup(key) or (frame.cls.attrs.get(key) if frame.cls is not None else None) or UNKNOWN
+            self.note_mutation(key, value, frame)
+            frame.env[key] = evolve(join([old, value]), kind=old.kind, items=None, role=value.role)
+
+    def _argument(self, node: ast.Call, func: ast.AST, index: int) -> ast.AST | None:
+        """The expression a call gives for parameter `index` of `func` (a method's receiver not counted)."""
+        params = self._params(func)
+        offset = 1 if self.class_of_function.get(id(func)) is not None and params and params[0].arg == "self" else 0
+        position = index - offset
+        if 0 <= position < len(node.args) and not any(isinstance(a, ast.Starred) for a in node.args[:position + 1]):
+            return node.args[position]
+        return next((k.value for k in node.keywords if k.arg == params[index].arg), None)
+
+    def note_wrapper(self, node: ast.FunctionDef, frame: Frame) -> None:
+        """`@with_scale def f(x)`, the decorator a function of this file that returns a function it
+        defines (`def wrapped(x): return fn(x) * w`): calling `f` runs that wrapper."""
+        for decorator in node.decorator_list:
+            value = frame.lookup(decorator.id) if isinstance(decorator, ast.Name) else None
+            if value is None or value.kind != Kind.CALLABLE or not isinstance(value.func, ast.FunctionDef):
+                continue
+            returned = self.summary(value.func, self.class_of_function.get(id(value.func)))
+            if returned is not None and returned.kind == Kind.CALLABLE and isinstance(returned.func, ast.FunctionDef):
+                self.wrappers[id(node)] = returned.func
