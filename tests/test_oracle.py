@@ -46,17 +46,18 @@ def test_every_dimension_value_is_generated():
 
 
 # Programs whose values of the later dimensions are the first ones: their text (and so their
-# cached TensorFlow labels) is the text they had before those dimensions existed. The first two
-# digests are of texts from before `asked` and `flow_extra`; the last two of texts at 12407c5,
-# before `scope` (whose draw moved 20261202:0 and 7:0, pinned here before, off its first value).
+# cached TensorFlow labels) is the text they had before those dimensions existed. The first
+# digest is of a text from before `asked` and `flow_extra`; the last three of texts at 12407c5,
+# before `scope` and `effect` (whose draws moved 20261202:0, 20261202:2 and 7:0, pinned here
+# before, off their first values).
 _TEXTS_BEFORE_THE_LATER_DIMENSIONS = {
-    (20261202, 2): "fd1809a2d03bbf85dd334824dcd9e06f321904a91770d3580694dc825afd28bb",
     (20261202, 1522): "9435fab36f3a64abdfb321f38fbb9b022803770ac7d909fe5c56fe5c5c59ad70",
+    (20261202, 11): "1398b2143f668cae6769345defdf94927f305d9bc9d7e027df784b22a892886b",
     (20261202, 9): "1bae180d5db62e0f2c8cecfc7b3ad16be610be7403c5dc3b148b1288be7122d8",
     (7, 5): "e7b59b0f7d2899d050aefbe82b31b4c94c9a14a7f4d64e2fcdaf98cfb2d717af",
 }
 _FIRST_VALUES = {"asked": "gradient", "flow_extra": "none", "fallback": "none", "construct": "none",
-                 "layer_flaw": "none", "scope": "none"}
+                 "layer_flaw": "none", "scope": "none", "effect": "none"}
 
 
 def test_a_later_dimension_at_its_first_value_leaves_the_text_as_it_was():
@@ -74,6 +75,16 @@ def test_the_scopes_are_written_as_they_say():
     assert "outer = self" in by["self_alias_class"].source and "Box(" in by["self_alias_class"].source
     assert "def read(inner):" in by["inner_receiver"].source and ".take()" in by["inner_receiver"].source
     assert not any(text in by["none"].source for text in ("apply_fn", "make_reader", "class Box", "class Holder"))
+
+
+def test_the_effects_are_written_as_they_say():
+    programs = [generate(5, index) for index in range(500)]
+    by = {value: next(p for p in programs if p.dims["effect"] == value) for value in DIMENSIONS["effect"]}
+    assert "Collector()" in by["method_appends"].source and ".items)" in by["method_appends"].source
+    assert "self.push(value)" in by["self_appends"].source and "Buffer().total(" in by["self_appends"].source
+    assert "def collect(items, value):" in by["param_appends"].source and "collect(terms_" in by["param_appends"].source
+    assert "nonlocal total" in by["nonlocal_total"].source and "summed(" in by["nonlocal_total"].source
+    assert "@passthrough" in by["decorated"].source and "ident(" in by["decorated"].source
 
 
 def test_the_ways_of_asking_are_written_as_they_say():

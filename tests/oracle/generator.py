@@ -33,7 +33,9 @@ The dimensions (`DIMENSIONS` lists their values):
              back to on the branch the run takes; at their first values the text is as before.
 * `scope` (scopes.py, its own stream): one more step on the first path through a helper that reads
              the value from a scope around it (a lambda's closure handed to a function of the
-             program, a class defined in a factory or in a method, an alias of `self`).
+             program, a class defined in a factory or in a method, an alias of `self`); and
+             `effect` (its own stream too), one more through a helper that changes what its
+             caller reads (an append to an object's or a given list, a `nonlocal`, a decorator).
 
 Nothing here decides what a program *does*: that is TensorFlow's label (runner.py).
 """
@@ -48,7 +50,7 @@ from . import constructs as _constructs
 from . import scopes as _scopes
 from .asking import ASKED, FALLBACKS, FLOW_EXTRAS, NOT_APPLICABLE, Asking
 from .constructs import CONSTRUCTS, LAYER_FLAWS, Construct, LayerFlaw
-from .scopes import SCOPES, Scope
+from .scopes import EFFECTS, SCOPES, Scope
 
 # --------------------------------------------------------------------------------------------
 # Dimension values
@@ -76,7 +78,8 @@ DRAWN = {"holder": HOLDERS, "flow": FLOWS, "combine": COMBINES, "sources": SOURC
          "decoy": DECOYS, "break": BREAKS, "guard": GUARDS}
 # And those drawn from streams of their own (asking.py): their first value is the text before them.
 DIMENSIONS = {**DRAWN, "asked": ASKED, "flow_extra": FLOW_EXTRAS, "fallback": FALLBACKS, "construct": CONSTRUCTS,
-              "layer_flaw": LAYER_FLAWS, "scope": SCOPES}
+              "layer_flaw": LAYER_FLAWS, "scope": SCOPES,
+              "effect": EFFECTS}
 
 # How often a program has no inserted break: correct programs are what false claims are made on.
 NO_BREAK_SHARE = 0.4
@@ -388,7 +391,7 @@ def generate(seed: int, index: int) -> Program:
     ask = Asking(seed, index)
     dims["asked"], dims["flow_extra"] = ask.asked, ask.flow_extra
     scope = Scope(seed, index)
-    dims["scope"] = scope.value
+    dims["scope"], dims["effect"] = scope.value, scope.effect
     w.head = ["import numpy as np", "import tensorflow as tf", "import keras"]
     n_sources = 1 if dims["sources"] == "single" or dims["combine"] == "genexp_models" and rng.random() < 0.3 \
         else rng.choice([1, 2, 2])
@@ -478,6 +481,8 @@ def generate(seed: int, index: int) -> Program:
             expr = _asking.extra_step(ask, _operand(expr), w, inner)
         if i == 0 and scope.value != "none":
             expr = _scopes.scope_step(scope, _operand(expr), w, path)
+        if i == 0 and scope.effect != "none":
+            expr = _scopes.effect_step(scope, _operand(expr), w, path)
         if i == 0 and dims["construct"] == "custom_gradient":
             expr = _constructs.custom_gradient_step(con, _operand(expr), w)
         paths.append((path, expr))

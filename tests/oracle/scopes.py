@@ -14,8 +14,16 @@ reads it from a scope around it rather than from its own parameter:
 * `inner_receiver`    a method defines a class whose own method names its receiver otherwise and
                       reads the outer method's `self` (`def read(inner): return self.value`).
 
+`effect`, from a stream of its own (`...:effect`), is one more step after it: the value goes
+through a helper that returns nothing but changes state its caller reads (none, the first value;
+`method_appends`, an object's method appends it to the object's list; `self_appends`, a method
+appends it through another method of its object and adds the list up; `param_appends`, a
+function appends it to the list it is given; `nonlocal_total`, a nested function adds it to a
+`nonlocal` total; `decorated`, a function of the program wrapped by a decorator of the program).
+
 TensorFlow's label decides what the program does (runner.py); these shapes drew false GG302 before
-the engine followed them (tests/programs/ok_*class_in_a_method*, ok_factory_*, ok_local_function_*).
+the engine followed them (tests/programs/ok_*class_in_a_method*, ok_factory_*, ok_local_function_*,
+ok_*appends*, ok_nested_function_rebinds_*, ok_decorator_*).
 
 TensorFlow-free, like the generator.
 """
@@ -58,6 +66,47 @@ HOLDER = ("class Holder:\n"
           "        return Reader().read()\n")
 
 
+EFFECTS = ("none", "method_appends", "self_appends", "param_appends", "nonlocal_total", "decorated")
+EFFECT_WEIGHTS = (0.84, 0.032, 0.032, 0.032, 0.032, 0.032)
+
+COLLECTOR = ("class Collector:\n"
+             "    def __init__(self):\n"
+             "        self.items = []\n"
+             "\n"
+             "    def add(self, value):\n"
+             "        self.items.append(value)\n")
+BUFFER = ("class Buffer:\n"
+          "    def __init__(self):\n"
+          "        self.items = []\n"
+          "\n"
+          "    def push(self, value):\n"
+          "        self.items.append(value)\n"
+          "\n"
+          "    def total(self, value):\n"
+          "        self.push(value)\n"
+          "        return tf.add_n(self.items)\n")
+COLLECT = ("def collect(items, value):\n"
+           "    items.append(value)\n")
+SUMMED = ("def summed(value):\n"
+          "    total = tf.zeros_like(value)\n"
+          "\n"
+          "    def add(t):\n"
+          "        nonlocal total\n"
+          "        total = total + t\n"
+          "\n"
+          "    add(value)\n"
+          "    return total\n")
+PASSTHROUGH = ("def passthrough(fn):\n"
+               "    def wrapped(t):\n"
+               "        return fn(t) * 1.0\n"
+               "    return wrapped\n"
+               "\n"
+               "\n"
+               "@passthrough\n"
+               "def ident(t):\n"
+               "    return t\n")
+
+
 class Scope:
     """The draws of the `scope` stream for one program (`seed`, `index`)."""
 
@@ -66,6 +115,7 @@ class Scope:
         self.value = rng.choices(SCOPES, SCOPE_WEIGHTS)[0]
         # Drawn now, whatever the value, so the draws do not depend on the program.
         self.named = rng.random() < 0.5
+        self.effect = random.Random(f"{seed}:{index}:effect").choices(EFFECTS, EFFECT_WEIGHTS)[0]
 
 
 def scope_step(scope: Scope, e: str, w, path: list[str]) -> str:
@@ -93,6 +143,30 @@ def scope_step(scope: Scope, e: str, w, path: list[str]) -> str:
             return f"{holder}.take()"
         return f"Holder({e}).take()"
     raise ValueError(scope.value)
+
+
+def effect_step(scope: Scope, e: str, w, path: list[str]) -> str:
+    """The `effect` step applied to `e` (an operand); statements it needs go into `path`."""
+    if scope.effect == "method_appends":
+        _define(w, COLLECTOR)
+        collector = w.fresh("collector")
+        path += [f"{collector} = Collector()", f"{collector}.add({e})"]
+        return f"tf.add_n({collector}.items)"
+    if scope.effect == "self_appends":
+        _define(w, BUFFER)
+        return f"Buffer().total({e})"
+    if scope.effect == "param_appends":
+        _define(w, COLLECT)
+        terms = w.fresh("terms")
+        path += [f"{terms} = []", f"collect({terms}, {e})"]
+        return f"tf.add_n({terms})"
+    if scope.effect == "nonlocal_total":
+        _define(w, SUMMED)
+        return f"summed({e})"
+    if scope.effect == "decorated":
+        _define(w, PASSTHROUGH)
+        return f"ident({e})"
+    raise ValueError(scope.effect)
 
 
 def _define(w, text: str) -> None:
