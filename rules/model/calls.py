@@ -365,7 +365,7 @@ class Calls:
         if receiver is not None and receiver.kind in (Kind.UNKNOWN, Kind.VARIABLE) and receiver.live and receiver.role != "instance":
             # `lookup.clustered(ids)` on an object nobody can see into (made by a call of something unknown
             # from a variable, not an object of this file): its method runs now, as a called object does.
-            inputs[0] = _called_now(site.receiver)
+            inputs[0] = _called_now(receiver)
         if callee.live:
             inputs.append(_called_now(callee))
         if isinstance(site.node.func, ast.Name) and site.node.func.id in ("len", "range", "print", "isinstance", "str", "repr", "type", "id", "hash"):
@@ -443,8 +443,7 @@ class Calls:
         span = self.doc.span(site.node)
         opaque = {Grad(model, span, None, bootstrap=self._bootstrap_call(site.node), opaque=True) for model in models}
         opaque |= {Grad(origin, span, None, opaque=True) for origin in held_variables}  # read by the method, or not
-        opaque |= held_tensors
-        return evolve(value, live=value.live | opaque, cut=value.cut | held_cuts)
+        return evolve(value, live=value.live | opaque | held_tensors, cut=value.cut | held_cuts)
 
     def _read_by_methods(self, cls: ast.AST | None, method: str | None) -> list[Value]:
         """The values of the free names a class's method may read (`method`'s if the class
