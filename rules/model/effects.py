@@ -16,7 +16,7 @@ from .values import UNKNOWN, Kind, Value, evolve, join
 class Effects:
     def note_mutation(self, key: str, added: Value, frame: Frame, rebound: bool = False) -> None:
         """`self.log_probs.append(lp)` or `terms.append(t)` (a module's list) in a function being
-        summarised, or a name it declares `global`/`nonlocal` bound (`rebound`): its callers' see
+        summarised, or a name it declares `global`/`nonlocal` bound (`rebound`): its callers see
         that too (`apply_mutations`)."""
         if not frame.summary or frame.function is None:
             return
