@@ -283,7 +283,7 @@ class Calls:
     def _local_call(self, site: Site, func: ast.AST, frame: Frame, traced: bool = False) -> Value:
         cls = self.class_of_function.get(id(func))
         params = self._params(func)
-        offset = 1 if cls is not None and params and params[0].arg == "self" else 0
+        offset = self.receiver_offset(func)
         actuals: dict[int, Value] = {}
         for index, value in enumerate(site.args):
             actuals[index + offset] = value

@@ -64,8 +64,7 @@ class Effects:
     def _argument(self, node: ast.Call, func: ast.AST, index: int) -> ast.AST | None:
         """The expression a call gives for parameter `index` of `func` (a method's receiver not counted)."""
         params = self._params(func)
-        offset = 1 if self.class_of_function.get(id(func)) is not None and params and params[0].arg == "self" else 0
-        position = index - offset
+        position = index - self.receiver_offset(func)
         if 0 <= position < len(node.args) and not any(isinstance(a, ast.Starred) for a in node.args[:position + 1]):
             return node.args[position]
         return next((k.value for k in node.keywords if k.arg == params[index].arg), None)

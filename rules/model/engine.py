@@ -275,6 +275,12 @@ class Engine(Statements, Expressions, Calls, Objects, Layers, Sinks, Effects):
         args = node.args
         return [*args.posonlyargs, *args.args, *args.kwonlyargs]
 
+    def receiver_offset(self, func: ast.AST) -> int:
+        """1 for a method of this file's class that takes `self` (a call's first argument is then
+        its second parameter), else 0."""
+        params = self._params(func)
+        return 1 if self.class_of_function.get(id(func)) is not None and params and params[0].arg == "self" else 0
+
     def _bind_entry_params(self, node: ast.AST, frame: Frame) -> None:
         params = self._params(node)
         loss = frame.loss_function

@@ -95,8 +95,7 @@ class Objects:
         summary = self.summary(func, cls, function.role == "traced" or converted or frame.in_trace())
         if summary is None or summary.kind in (Kind.MODEL, Kind.VARIABLE):
             return None
-        declared = self._params(func)
-        offset = 1 if cls is not None and declared and declared[0].arg == "self" else 0
+        offset = self.receiver_offset(func)
         return self.apply_summary(summary, node, {index + offset: v for index, v in enumerate(params)}, frame,
                                   func=func)
 
