@@ -26,7 +26,7 @@ from .expressions import Expressions
 from .facts import Analysis, ClassInfo, Sink, SinkKind, SourceItem, TapeInfo
 from .frame import Frame
 from .layers import Layers
-from .objects import Objects
+from .objects import FUNCTION_NODES, Objects
 from .library import COLLECTION_ADDERS, KERAS_BASES, KERAS_MODEL_PACKAGES, TF_MODULES, is_traced_def
 from .record import engine_class
 from .sinks import Sinks
@@ -425,7 +425,7 @@ class Engine(Statements, Expressions, Calls, Objects, Layers, Sinks, Effects):
 
         def actual_grads(grad: Grad) -> set[Grad]:
             actual = actuals.get(grad.origin.index, UNKNOWN)
-            if actual.kind == Kind.CALLABLE and isinstance(actual.func, _CALLBACKS):
+            if actual.kind == Kind.CALLABLE and isinstance(actual.func, FUNCTION_NODES):
                 return set(called_back(grad.origin.index).live)
             grads = set(actual.live)
             if actual.kind == Kind.MODEL and actual.model is not None:
@@ -487,9 +487,6 @@ class Engine(Statements, Expressions, Calls, Objects, Layers, Sinks, Effects):
             else:
                 names.append((name, value))
         return tuple(names)
-
-
-_CALLBACKS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)  # what a callable argument may be, to be followed
 
 
 def _reads_params(value: Value) -> bool:

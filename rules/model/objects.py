@@ -21,6 +21,10 @@ TFP_VARIABLES = {"tensorflow_probability.util.TransformedVariable",
                  "tensorflow_probability.python.util.deferred_tensor.TransformedVariable"}
 
 
+# What a callable value of this file may be that the engine can follow by its summary.
+FUNCTION_NODES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
+
+
 class Objects:
     def _callback_entry(self, site: Site, frame: Frame) -> dict | None:
         """The callbacks table's entry for the called library function (or builtin `map`)."""
@@ -89,7 +93,7 @@ class Objects:
         if function.kind == Kind.MODEL:
             return self.op(join([self._model_output(function, node, frame), *params]), node, frame)
         func = function.func
-        if function.kind != Kind.CALLABLE or not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+        if function.kind != Kind.CALLABLE or not isinstance(func, FUNCTION_NODES):
             return None
         cls = self.class_of_function.get(id(func))
         summary = self.summary(func, cls, function.role == "traced" or converted or frame.in_trace())
@@ -104,7 +108,7 @@ class Objects:
         `sorted(xs, key=f)`): it may call them with anything it was given, so each is evaluated
         with every parameter receiving all of that."""
         functions = [v for v in inputs if v.kind == Kind.CALLABLE
-                     and isinstance(v.func, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))]
+                     and isinstance(v.func, FUNCTION_NODES)]
         if not functions:  # (the common case: every ordinary call asks)
             return []
         given = join([v for v in inputs if v.kind != Kind.CALLABLE])
