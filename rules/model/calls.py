@@ -251,7 +251,8 @@ class Calls:
         if callee.kind == Kind.CALLABLE and isinstance(callee.func, ast.ClassDef):
             info = self.class_infos.get(id(callee.func))
             if info is not None and info.has_variables:
-                return Value(kind=Kind.MODEL, model=self.fresh_origin(node), effect=self.class_effect(info))
+                return Value(kind=Kind.MODEL, model=self.fresh_origin(node), effect=self.class_effect(info),
+                             func=callee.func)  # (its class: `critic.w` is the variable its `__init__` made)
             return self._instance(info, site) if info is not None else UNKNOWN
         if callee.kind == Kind.CALLABLE and callee.func is not None:
             # AutoGraph converts what a traced function calls too (`float(t)` there is a cast).

@@ -6,7 +6,8 @@ import ast
 from . import no_gradient
 from .facts import ConstantFallback, attribute_key, name_key
 from .frame import Frame, _handler
-from .library import TENSOR_ATTRS_WITHOUT_GRADIENT, VARIABLE_ATTRS, WEIGHT_ATTRS, spelled_constant
+from .library import (MODEL_ATTRS_WITHOUT_GRADIENT, NOT_FORWARD_METHODS, PREDICT_METHODS, TENSOR_ATTRS_WITHOUT_GRADIENT,
+                      VARIABLE_ATTRS, WEIGHT_ATTRS, spelled_constant)
 from .objects import holder_variables
 from .values import (UNKNOWN, Grad, Kind, Origin, OriginKind, Site, Value, evolve, held, join, variable_origins,
                      with_fallback)
@@ -114,6 +115,12 @@ class Expressions:
             return Value(kind=Kind.MODEL, model=origin)
         if node.attr in TENSOR_ATTRS_WITHOUT_GRADIENT:
             return UNKNOWN
+        if base.kind == Kind.MODEL and base.model is not None and self._sets_variable(base, node.attr):
+            return self._read(Value(kind=Kind.VARIABLE, sources=frozenset({base.model})), node)  # `critic.w`
+        if base.kind == Kind.MODEL and base.model is not None and _may_read_weights(node.attr):
+            # `critic.w` of a `tf.Module`, `value_fn = critic.value`: the model cannot see what it
+            # is, so it may read the model's variables (never proof of a break: opaque).
+            return Value(frozenset({Grad(base.model, self.doc.span(node), None, opaque=True)}))
         if base.kind == Kind.MODEL and base.model is None and base.sources and node.attr in VARIABLE_ATTRS:
             return Value(kind=Kind.VARIABLES, sources=base.sources)  # `m.trainable_variables` for m in models
         if node.attr == "trainable_variables" and (variables := holder_variables(base)) is not None:
@@ -123,6 +130,16 @@ class Expressions:
             # variables, the model unknown (`tf.keras.load_model(path).trainable_variables`).
             return Value(kind=Kind.VARIABLES)
         return evolve(base, kind=Kind.UNKNOWN if base.kind in (Kind.MODEL, Kind.CALLABLE) else base.kind, items=None)
+
+    def _sets_variable(self, model: Value, attribute: str) -> bool:
+        """The model is an instance of a class of this file whose methods set `self.<attribute>` to a
+        variable (`self.w = tf.Variable(...)` in a `tf.Module`, `self.add_weight(...)` in a layer)."""
+        info = self.class_infos.get(id(model.func)) if isinstance(model.func, ast.ClassDef) else None
+        if info is None:
+            return False
+        self.ensure_attributes(info)
+        held_value = info.attrs.get(f"self.{attribute}")
+        return held_value is not None and held_value.kind == Kind.VARIABLE
 
     def eval_Subscript(self, node: ast.Subscript, frame: Frame) -> Value:
         base = self.eval(node.value, frame)
@@ -334,6 +351,12 @@ def _list_parts(value: Value, node: ast.AST) -> tuple[tuple, tuple] | None:
     if value.kind == Kind.VARIABLES:
         return (value,), (None,)
     return None
+
+
+def _may_read_weights(attribute: str) -> bool:
+    """An attribute of a model that is not known to be anything but one of its tensors or methods."""
+    return attribute not in MODEL_ATTRS_WITHOUT_GRADIENT and attribute not in NOT_FORWARD_METHODS \
+        and attribute not in PREDICT_METHODS and not attribute.startswith("__")
 
 
 def _computed(value: Value) -> Value:

@@ -30,6 +30,15 @@ VARIABLE_ATTRS = {"trainable_variables", "trainable_weights", "variables", "weig
 WEIGHT_ATTRS = {"kernel", "bias", "recurrent_kernel", "embeddings", "gamma", "beta", "depthwise_kernel",
                 "pointwise_kernel"}
 PREDICT_METHODS = {"predict", "predict_on_batch", "predict_step"}
+# Attributes of a Keras model or layer (or `tf.Module`) that are no tensor of its: configuration,
+# state flags, shapes, its optimizer and metrics, its non-trainable variables. Any other attribute
+# the model cannot see (`critic.w`, a bound method `critic.value`) may be or read its variables.
+MODEL_ATTRS_WITHOUT_GRADIENT = {
+    "built", "trainable", "input_shape", "output_shape", "input_spec", "optimizer", "loss", "metrics",
+    "metrics_names", "history", "stop_training", "compute_dtype", "variable_dtype", "dtype_policy",
+    "supports_masking", "name_scope", "distribute_strategy", "run_eagerly", "steps_per_execution",
+    "non_trainable_variables", "non_trainable_weights", "inbound_nodes", "outbound_nodes", "updates",
+}
 # Methods of a Keras model or layer that return a model (`critic.copy(name="critic_2")`).
 MODEL_RETURNING_METHODS = {"copy", "clone", "get_layer", "__copy__", "__deepcopy__"}
 # Methods of a Keras model or layer that do not run its forward pass; any other method the model
