@@ -85,8 +85,11 @@ grads = tape.gradient(loss, layer.trainable_variables)
             methods = [m for m in cls.node.body if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef))]
             if not any(m.name == "call" for m in methods):
                 continue
-            read = {n.attr for m in methods if m.name not in _SETUP_METHODS for n in walk(m)
-                    if _is_self_attribute(n) and isinstance(n.ctx, ast.Load)}
+            # Read by another method, or by a function a setup method defines (`self.fn = lambda x:
+            # x * self.w`): that runs when it is called, `call` among its callers.
+            later = [m for m in methods if m.name not in _SETUP_METHODS]
+            later += [d for m in methods if m.name in _SETUP_METHODS for d in _deferred(m)]
+            read = {n.attr for m in later for n in walk(m) if _is_self_attribute(n) and isinstance(n.ctx, ast.Load)}
             for method in methods:
                 if method.name not in ("__init__", "build"):
                     continue
@@ -132,6 +135,11 @@ def _created_weights(method, doc):
             yield stmt.targets[0], call
 
 
+def _deferred(method) -> list[ast.AST]:
+    """The lambdas and functions defined inside a method: their bodies run when they are called."""
+    return [n for n in walk(method) if n is not method and isinstance(n, (ast.Lambda, ast.FunctionDef, ast.AsyncFunctionDef))]
+
+
 def _reads(node: ast.AST, target: ast.AST) -> bool:
     if isinstance(target, ast.Attribute):
         return any(_is_self_attribute(n) and n.attr == target.attr and isinstance(n.ctx, ast.Load) for n in ast.walk(node))
@@ -170,5 +178,6 @@ def _only_transformed(method, name: str) -> bool:
                 changed = True
             if isinstance(target, ast.Name) or _is_self_attribute(target):
                 allowed |= {id(n) for n in ast.walk(value)}
+    allowed -= {id(n) for d in _deferred(method) for n in walk(d)}  # (read when called: maybe by `call`)
     reads = [n for n in ast.walk(method) if isinstance(n, ast.Name) and n.id in tainted and isinstance(n.ctx, ast.Load)]
     return all(id(n) in allowed for n in reads)
