@@ -256,7 +256,8 @@ class Calls:
             return self._instance(info, site) if info is not None else UNKNOWN
         if callee.kind == Kind.CALLABLE and callee.func is not None:
             # AutoGraph converts what a traced function calls too (`float(t)` there is a cast).
-            return self._local_call(site, callee.func, frame, traced=callee.role == "traced" or frame.in_trace())
+            return self._local_call(site, callee.func, frame, traced=callee.role == "traced" or frame.in_trace(),
+                                    closure=callee.closure)
         if callee.kind == Kind.UNKNOWN and not callee.live and isinstance(node.func, ast.Name) \
                 and frame.lookup(node.func.id) is None and (foreign := self._foreign_call(site, frame)):
             return foreign  # a name from `from helpers import *`
@@ -281,7 +282,7 @@ class Calls:
         return guessed and any(not info.is_keras and any(getattr(item, "name", None) == method for item in info.node.body)
                                for info in self.class_infos.values())
 
-    def _local_call(self, site: Site, func: ast.AST, frame: Frame, traced: bool = False) -> Value:
+    def _local_call(self, site: Site, func: ast.AST, frame: Frame, traced: bool = False, closure: Frame | None = None) -> Value:
         cls = self.class_of_function.get(id(func))
         params = self._params(func)
         offset = self.receiver_offset(func)
@@ -293,7 +294,7 @@ class Calls:
             if name in names:
                 actuals[names[name]] = value
         datasets = frozenset(index for index, value in actuals.items() if value.role == "dataset")
-        summary = self.summary(func, cls, traced, datasets)
+        summary = self.summary(func, cls, traced, datasets, closure)
         if summary is None:
             return self._ordinary_call(site, UNKNOWN, frame)
         if summary.kind in (Kind.MODEL, Kind.VARIABLE):  # a factory: each call makes its own

@@ -338,13 +338,14 @@ class Engine(Statements, Expressions, Calls, Objects, Layers, Sinks, Effects):
         return closure if closure is not None else self.module
 
     def summary(self, node: ast.AST, cls: ClassInfo | None, traced: bool = False,
-                datasets: frozenset[int] = frozenset()) -> Value | None:
+                datasets: frozenset[int] = frozenset(), closure: Frame | None = None) -> Value | None:
         """What calling a function in this file returns, in terms of its parameters; `traced`:
         called through `tf.function(f)`; `datasets`: the parameters given a `tf.data` dataset
-        (for a traced function, a `for` over one of them is a `Dataset.reduce`)."""
+        (for a traced function, a `for` over one of them is a `Dataset.reduce`); `closure`: the frame
+        it reads its free names from, when the callable value says (`Value.closure`)."""
         traced = traced or is_traced_def(node, self.imports)
         datasets = datasets if traced else frozenset()
-        closure = self._closure_of(node, cls)
+        closure = closure or self._closure_of(node, cls)
         key = (id(node), traced, datasets) if traced else id(node)
         if closure is not self.module:
             key = (key, id(closure))  # what it reads from the enclosing frame is that frame's

@@ -142,16 +142,21 @@ class Objects:
         finally:
             self.instantiating.discard(id(info))
         span = self.doc.span(site.node)
-        fields = []
+        fields, renamed = [], {}
         for key, value in frame.env.items():
             attr = key.removeprefix("self.")
             if attr == key or "." in attr:
                 continue
             if value.kind in (Kind.MODEL, Kind.VARIABLE) and value.model is not None \
                     and value.model.key.startswith("__init__:"):  # made here: this object's own
-                value = evolve(value, model=evolve(value.model, name=f"{info.node.name}().{attr}",
-                                                   key=f"instance:{span.line}:{span.col}.{attr}"))
+                renamed[value.model] = evolve(value.model, name=f"{info.node.name}().{attr}",
+                                              key=f"instance:{span.line}:{span.col}.{attr}")
+                value = evolve(value, model=renamed[value.model])
             fields.append((attr, value))
+        # Its own functions (`self.act = lambda x: x * self.w`) read this object's, not another's.
+        rename_in(frame, renamed)
+        fields = [(attr, evolve(value, closure=frame) if value.kind == Kind.CALLABLE and value.func is not None
+                   and self.closures.get(id(value.func)) is frame else value) for attr, value in fields]
         return Value(kind=Kind.UNKNOWN, fields=tuple(fields), role="instance", func=info.node)
 
     def _reference_holder(self, site: Site, frame: Frame) -> Value:
@@ -182,6 +187,14 @@ class Objects:
 # The entry of a TF Probability object's `fields` that lists the variables it was built from,
 # when every argument is understood (not a name: no argument is bound to it).
 HELD_VARIABLES = "<variables>"
+
+
+def rename_in(frame: Frame, renamed: dict) -> None:
+    """What `frame` binds to the origins in `renamed` (old → new), bound to the new ones."""
+    if renamed:
+        for name, value in frame.env.items():
+            if value.model in renamed:
+                frame.env[name] = evolve(value, model=renamed[value.model])
 
 
 def holder_variables(value: Value) -> Value | None:

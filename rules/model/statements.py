@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from .facts import Rebinding, TapeInfo, attribute_key, name_key
 from .frame import Frame, _handler
 from .library import spelled_constant
-from .objects import refers
+from .objects import refers, rename_in
 from ..diagnostics import Span
 from .values import UNKNOWN, Break, Cut, Kind, Origin, OriginKind, Value, evolve, join
 
@@ -321,11 +321,15 @@ _OBJECTS = (Kind.MODEL, Kind.VARIABLE, Kind.TAPE, Kind.OPTIMIZER, Kind.CALLABLE)
 
 def _name_instance(key: str, value: Value) -> Value:
     """`agent = Agent()`: the models and variables the object made are `agent.net`, `agent.w`."""
-    fields = []
+    fields, renamed = [], {}
     for attr, held in value.fields:
         if held.model is not None and held.model.key.startswith("instance:"):
-            held = evolve(held, model=evolve(held.model, name=f"{key}.{attr}"))
+            renamed[held.model] = evolve(held.model, name=f"{key}.{attr}")
+            held = evolve(held, model=renamed[held.model])
         fields.append((attr, held))
+    for _, held in fields:
+        if held.closure is not None:  # (the frame of this object's `__init__`: its own)
+            rename_in(held.closure, renamed)
     return evolve(value, fields=tuple(fields))
 
 

@@ -197,6 +197,10 @@ class Value:
     # gradients of `live` that the path through it loses. Recorded as what is
     # lost, not what remains, so that a path added later (`tape.watch`) is never taken for lost.
     vanish: frozenset = frozenset()
+    # Kind.CALLABLE: the frame it closes over, when that is not the one `Engine.closures` keeps for
+    # its node: a lambda an object's `__init__` stores on `self` reads that object's attributes,
+    # one frame per instantiation (objects.py, `_instance`).
+    closure: object = field(default=None, compare=False, repr=False)
 
     def with_kind(self, kind: Kind) -> "Value":
         return self if kind == self.kind else evolve(self, kind=kind)
