@@ -13,7 +13,7 @@ from ..catalogue.rule import BreakRule
 from ..diagnostics import Diagnostic, Related, Severity, Span, display_path
 from ..model.facts import Analysis, SinkKind, name_key
 from ..model.status import Verdict, dead_severity, sink_status
-from ..model.values import Cut
+from ..model.values import Cut, Grad, Origin, OriginKind
 
 
 def break_diagnostics(analysis: Analysis, rules: dict[str, BreakRule]) -> list[Diagnostic]:
@@ -64,7 +64,7 @@ def break_diagnostics(analysis: Analysis, rules: dict[str, BreakRule]) -> list[D
                 else:
                     consequence = (f"only {_side_paths(status[origin].live)} still carries a gradient for "
                                    f"`{origin.variables_text()}`, so training is silently wrong")
-                message = f"`{brk.value_text}` ({origin.describe()}) {rule.verb} {brk.label}{where}; {consequence}"
+                message = f"`{brk.value_text}` ({_what(origin, cut.grad)}) {rule.verb} {brk.label}{where}; {consequence}"
                 related = [Related(cut.grad.site, f"`{origin.name}` starts the gradient here")]
                 if brk.via:
                     related.append(Related(brk.span, f"{brk.name} cuts the gradient here", brk.path))
@@ -136,3 +136,11 @@ def _distinct_breaks(cuts: list[Cut]) -> list[Cut]:
     for cut in sorted(certain, key=lambda c: (c.brk.span, c.brk.code, c.grad.site)):
         seen.setdefault((cut.brk.span, cut.brk.via), cut)
     return list(seen.values())
+
+
+def _what(origin: Origin, grad: Grad) -> str:
+    """What the broken value is to the origin: a model's variable read directly (`critic.w`,
+    `layer.kernel`) is not its output."""
+    if grad.weights and origin.kind is OriginKind.MODEL and origin.part is None:
+        return f"a variable of `{origin.name}`"
+    return origin.describe()
