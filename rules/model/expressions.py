@@ -74,6 +74,10 @@ class Expressions:
         base = self.eval(node.value, frame)
         if base.role == "instance" and (attribute := held(base, node.attr)) is not None:
             return self._read(attribute, node)  # `agent.net`: what the object's `__init__` set
+        if base.role == "instance" and _defines(base.func, node.attr):
+            # A property (`g.std`, computed from `self.log_std`) or a method bound for later: its
+            # class's method, not followed, may read all the object holds.
+            return self.object_reads(UNKNOWN, [base], node.attr, [], self.doc.span(node))
         if base.role == "self":  # `trainer = self`, read in a class defined in the method: its `self.w`
             info = self.class_infos.get(id(base.func))
             attribute = info.attrs.get(f"self.{node.attr}") if info is not None else None
@@ -351,6 +355,12 @@ def _list_parts(value: Value, node: ast.AST) -> tuple[tuple, tuple] | None:
     if value.kind == Kind.VARIABLES:
         return (value,), (None,)
     return None
+
+
+def _defines(cls: object, name: str) -> bool:
+    """The class (of this file) defines a method `name`."""
+    return isinstance(cls, ast.ClassDef) and any(
+        isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)) and item.name == name for item in cls.body)
 
 
 def _may_read_weights(attribute: str) -> bool:

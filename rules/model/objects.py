@@ -9,7 +9,7 @@ from ..source.walk import walk
 from .callbacks import CALLBACKS, GRAPH_LOOPS, VECTORIZED_FALLBACK
 from .frame import Frame
 from .library import spelled_constant
-from .values import UNKNOWN, Kind, Site, Value, evolve, held, join
+from .values import UNKNOWN, Grad, Kind, Site, Value, evolve, held, join, variable_origins
 
 # TF Probability objects that hold references to the variables and tensors they are given
 # (`_reference_holder`): every class of the library but its Keras layers (distributions, bijectors,
@@ -118,6 +118,64 @@ class Objects:
             if result is not None:
                 out.append(result)
         return out
+
+    def object_reads(self, value: Value, instances: list[Value], method: str | None, given: list[Value],
+                     span, bootstrap: bool = False) -> Value:
+        """`value` and what a method of these objects, not followed, may read: the models and
+        variables it is given or they hold (opaquely), the tensors they hold as they were computed."""
+        held = [held_value for instance in instances for _, held_value in instance.fields or ()]
+        # ... and what its methods read of the module or of the function its class was defined in
+        # (`return x * w * self.k` with a module's `w`): the method is not followed, so any of it.
+        held += [held_value for instance in instances for held_value in self._read_by_methods(instance.func, method)]
+        # A plain class's `self` among them (`helper(self)`; read in a class defined in a method): its attributes.
+        held += [attribute for v in [*given, *held] if v.role == "self" for attribute in self._attributes_of_self(v)]
+        given = [*given, *held]
+        models = [v.model for v in given if v.kind == Kind.MODEL and v.model]
+        held_variables = [origin for held_value in held
+                          if held_value.kind in (Kind.VARIABLE, Kind.VARIABLES) for origin in variable_origins(held_value)]
+        # A tensor it holds (`self.value = h`) may be what it returns, as computed (before the tape, or cut):
+        # the method reaches a model or variable otherwise only through those it holds or reads (opaque).
+        held_tensors = {g for held_value in held for g in held_value.live}
+        held_cuts = {c for held_value in held for c in held_value.cut}
+        if not (models or held_variables or held_tensors or held_cuts):
+            return value
+        opaque = {Grad(model, span, None, bootstrap=bootstrap, opaque=True) for model in models}
+        opaque |= {Grad(origin, span, None, opaque=True) for origin in held_variables}  # read by the method, or not
+        return evolve(value, live=value.live | opaque | held_tensors, cut=value.cut | held_cuts)
+
+    def _read_by_methods(self, cls: ast.AST | None, method: str | None) -> list[Value]:
+        """The values of the free names a class's method may read (`method`'s if the class
+        defines it, else every method's, an inherited one among them), where the class was
+        defined: the module's, or those of the function it was defined in."""
+        if not isinstance(cls, ast.ClassDef):
+            return []
+        methods = [m for m in cls.body if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef))]
+        own = [m for m in methods if m.name == method]
+        reads = {node.id for m in own or self._methods_up_from(cls) for node in walk(m)
+                 if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)}
+        frame = self._closure_of(cls, None)  # (a class's: where its statement ran)
+        return [value for name in sorted(reads) if (value := frame.lookup(name)) is not None]
+
+    def _attributes_of_self(self, value: Value) -> list[Value]:
+        """What the methods of the class whose `self` this is set on it (`self.w = tf.Variable(...)`)."""
+        info = self.class_infos.get(id(value.func))
+        if info is None:
+            return []
+        self.ensure_attributes(info)
+        return list(info.attrs.values())
+
+    def _methods_up_from(self, cls: ast.ClassDef) -> list[ast.AST]:
+        """The methods of `cls` and of the classes of this file it derives from, by name."""
+        found, seen, todo = [], set(), [cls]
+        while todo:
+            node = todo.pop()
+            if id(node) in seen:
+                continue
+            seen.add(id(node))
+            found += [m for m in node.body if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef))]
+            todo += [self.classes[base.id].node for base in node.bases
+                     if isinstance(base, ast.Name) and base.id in self.classes]
+        return found
 
     def _instance(self, info, site: Site) -> Value:
         """`agent = Agent(env)`, a plain class of this file: the object holds what its `__init__`
