@@ -423,11 +423,8 @@ class Calls:
         """A function we cannot see, given a model, may return something computed with it; a
         method of an object of this file (`agent.act(s)`, or the object called: `model(x)` running
         its `__call__`) may use what the object holds (`agent.net`, `self.W`)."""
-        if _constructs(site.node):
-            return value  # (a class given a model builds an object that holds it, not a prediction)
         instances = [v for v in (site.receiver, callee) if v is not None and v.role == "instance"]
-        return self.object_reads(value, instances, site.method, [*site.args, *site.keywords.values()],
-                                 self.doc.span(site.node), self._bootstrap_call(site.node))
+        return self.object_reads(value, instances, site.method, [*site.args, *site.keywords.values()], site.node)
 
     def _library_call(self, site: Site, frame: Frame) -> Value | None:
         qual, node = site.qualname, site.node
@@ -498,13 +495,6 @@ def _integer_variable(node: ast.Call, imports) -> bool:
             return is_integer_dtype(keyword.value, imports)
     initial = node.args[0] if node.args else next((k.value for k in node.keywords if k.arg == "initial_value"), None)
     return isinstance(initial, ast.Constant) and type(initial.value) is int
-
-
-def _constructs(call: ast.Call) -> bool:
-    """`GaussianActor(...)`, `agents.DdpgAgent(...)`: a class (named in CapWords) makes an object."""
-    func = call.func
-    name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
-    return name[:1].isupper()
 
 
 def _runs_the_model(method: str | None) -> bool:

@@ -77,7 +77,7 @@ class Expressions:
         if base.role == "instance" and _defines(base.func, node.attr):
             # A property (`g.std`, computed from `self.log_std`) or a method bound for later: its
             # class's method, not followed, may read all the object holds.
-            return self.object_reads(UNKNOWN, [base], node.attr, [], self.doc.span(node))
+            return self.object_reads(UNKNOWN, [base], node.attr, [], node)
         if base.role == "self":  # `trainer = self`, read in a class defined in the method: its `self.w`
             info = self.class_infos.get(id(base.func))
             attribute = info.attrs.get(f"self.{node.attr}") if info is not None else None

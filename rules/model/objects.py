@@ -120,9 +120,10 @@ class Objects:
         return out
 
     def object_reads(self, value: Value, instances: list[Value], method: str | None, given: list[Value],
-                     span, bootstrap: bool = False) -> Value:
+                     node: ast.AST) -> Value:
         """`value` and what a method of these objects, not followed, may read: the models and
-        variables it is given or they hold (opaquely), the tensors they hold as they were computed."""
+        variables it is given or they hold (opaquely), the tensors they hold as they were computed.
+        `node`: the call of the method, or the attribute read (a property)."""
         held = [held_value for instance in instances for _, held_value in instance.fields or ()]
         # ... and what its methods read of the module or of the function its class was defined in
         # (`return x * w * self.k` with a module's `w`): the method is not followed, so any of it.
@@ -137,9 +138,12 @@ class Objects:
         # the method reaches a model or variable otherwise only through those it holds or reads (opaque).
         held_tensors = {g for held_value in held for g in held_value.live}
         held_cuts = {c for held_value in held for c in held_value.cut}
-        if not (models or held_variables or held_tensors or held_cuts):
-            return value
-        opaque = {Grad(model, span, None, bootstrap=bootstrap, opaque=True) for model in models}
+        call = node if isinstance(node, ast.Call) else None
+        if not (models or held_variables or held_tensors or held_cuts) or call is not None and _constructs(call):
+            return value  # (a class given a model builds an object that holds it, not a prediction)
+        span = self.doc.span(node)
+        opaque = {Grad(model, span, None, bootstrap=call is not None and self._bootstrap_call(call), opaque=True)
+                  for model in models}
         opaque |= {Grad(origin, span, None, opaque=True) for origin in held_variables}  # read by the method, or not
         return evolve(value, live=value.live | opaque | held_tensors, cut=value.cut | held_cuts)
 
@@ -253,6 +257,13 @@ def rename_in(frame: Frame, renamed: dict) -> None:
         for name, value in frame.env.items():
             if value.model in renamed:
                 frame.env[name] = evolve(value, model=renamed[value.model])
+
+
+def _constructs(call: ast.Call) -> bool:
+    """`GaussianActor(...)`, `agents.DdpgAgent(...)`: a class (named in CapWords) makes an object."""
+    func = call.func
+    name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+    return name[:1].isupper()
 
 
 def holder_variables(value: Value) -> Value | None:
