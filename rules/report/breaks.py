@@ -62,8 +62,7 @@ def break_diagnostics(analysis: Analysis, rules: dict[str, BreakRule]) -> list[D
                 elif origin in dead:
                     consequence = sink_phrase(sink, [origin], partial)
                 else:
-                    consequence = (f"only {_side_paths(status[origin].live)} still carries a gradient for "
-                                   f"`{origin.variables_text()}`, so training is silently wrong")
+                    consequence = _side_path_consequence(status[origin].live, origin)
                 message = f"`{brk.value_text}` ({_what(origin, cut.grad)}) {rule.verb} {brk.label}{where}; {consequence}"
                 related = [Related(cut.grad.site, f"`{origin.name}` starts the gradient here")]
                 if brk.via:
@@ -92,6 +91,15 @@ def _catches_lookup_error(node: ast.AST, doc) -> bool:
                 if any(n is None or doc.text(n) in ("LookupError", "Exception", "BaseException") for n in names):
                     return True
     return False
+
+
+def _side_path_consequence(live, origin: Origin) -> str:
+    """What a cut prediction leaves: a bootstrapped target trains the whole model; a penalty only
+    the weights it depends on (a `kernel_regularizer` leaves the biases with None)."""
+    text = f"only {_side_paths(live)} still carries a gradient for `{origin.variables_text()}`"
+    if any(g.weights and not g.bootstrap for g in live):
+        text += ", and only for the weights the penalty depends on (any other gets None)"
+    return text + ", so training is silently wrong"
 
 
 def _side_paths(live) -> str:
