@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import ast
 
-from ..source.walk import walk
+from .freshness import body_names
 from .facts import name_key
 from .frame import Frame
 from .values import UNKNOWN, Kind, Value, evolve, join
@@ -32,11 +32,7 @@ class Effects:
         """The names `function` declares `global` or `nonlocal` (in its own body)."""
         if function is None or isinstance(function, ast.Lambda):
             return frozenset()
-        found = self._declared.get(id(function))
-        if found is None:
-            found = self._declared[id(function)] = frozenset(
-                name for node in walk(function) if isinstance(node, (ast.Global, ast.Nonlocal)) for name in node.names)
-        return found
+        return body_names(function).declared
 
     def apply_mutations(self, func: ast.AST, node: ast.Call, actuals: dict[int, Value], frame: Frame) -> None:
         """After a call of a function of this file: what it added to its receiver's collections

@@ -25,6 +25,7 @@ from .effects import Effects
 from .expressions import Expressions
 from .facts import Analysis, ClassInfo, Sink, SinkKind, SourceItem, TapeInfo
 from .frame import Frame
+from .freshness import FreeReads
 from .layers import Layers
 from .objects import FUNCTION_NODES, Objects
 from .library import COLLECTION_ADDERS, KERAS_BASES, KERAS_MODEL_PACKAGES, TF_MODULES, is_traced_def
@@ -57,9 +58,9 @@ class Engine(Statements, Expressions, Calls, Objects, Layers, Sinks, Effects):
         self.penalized_losses: set[int] = set()
         self.compiled_losses: dict[int, list[ast.AST]] = {}  # by id of a `compile` call: its loss functions
         self.summaries: dict[int, Value | None] = {}
+        self.free_reads = FreeReads()  # what each summary read around it, to tell when it is stale
         self.wrappers: dict[int, ast.AST] = {}           # decorated function → the function its decorator returns
         self.mutations: dict[int, dict] = {}              # function → what it adds to collections it does not own
-        self._declared: dict[int, frozenset[str]] = {}   # function → its `global`/`nonlocal` names
         self.effects: dict[int, object] = {}            # ClassInfo → LayerEffect of its `call` (layers.py)
         self.analyzed_methods: set[int] = set()         # `__init__`/`build` analysed early for an effect
         self.stateful_layers: dict[str, str] = {}       # called layers with moving statistics: key → class
@@ -349,9 +350,20 @@ class Engine(Statements, Expressions, Calls, Objects, Layers, Sinks, Effects):
         key = (id(node), traced, datasets) if traced else id(node)
         if closure is not self.module:
             key = (key, id(closure))  # what it reads from the enclosing frame is that frame's
-        if key in self.summaries:
+        if key in self.summaries and (self.summaries[key] is None or self.free_reads.still(key)):
+            self.free_reads.passed(key)  # (None: the recursion guard of a summary being computed)
             return self.summaries[key]
         self.summaries[key] = None  # recursion guard
+        self.free_reads.begin()
+        try:
+            result = self._summarise(node, cls, traced, datasets, closure)
+        finally:
+            self.free_reads.end(key, node, closure)
+        self.summaries[key] = result
+        return result
+
+    def _summarise(self, node: ast.AST, cls: ClassInfo | None, traced: bool, datasets: frozenset[int],
+                   closure: Frame) -> Value:
         frame = Frame({}, closure, node, cls=cls, summary=True, traced=traced)
         for index, param in enumerate(self._params(node)):
             if index == 0 and cls is not None and param.arg == "self":
@@ -395,7 +407,6 @@ class Engine(Statements, Expressions, Calls, Objects, Layers, Sinks, Effects):
             # parameters and the decorator's.
             result = evolve(result, live=result.live | {g for g in around.live if g.origin.kind is not OriginKind.PARAM},
                             cut=result.cut | {c for c in around.cut if c.grad.origin.kind is not OriginKind.PARAM})
-        self.summaries[key] = result
         return result
 
     def apply_summary(self, summary: Value, node: ast.Call, actuals: dict[int, Value], frame: Frame,

@@ -98,7 +98,8 @@ grads = tape.gradient(loss, model.trainable_variables)
                         continue
                     asked = f"`{origin.variables_text()}` in `{doc.short(item.node)}`" if item.element \
                         else f"`{doc.short(item.node)}`"
-                    message = f"the loss given to {sink.label} never uses `{origin.name}`, so the gradient for {asked} is None"
+                    message = (f"the loss given to {sink.label} never uses {_named(origin, sink)}, so the gradient for "
+                               f"{asked} is None")
                     fixes = self._fixes(doc, sink, item, status)
                     related = (Related(doc.span(sink.target_node), "the loss"),
                                *guess_notes(doc, origins=[origin], sink=sink))
@@ -144,3 +145,12 @@ grads = tape.gradient(loss, model.trainable_variables)
 def _stateful_layer(effect) -> str:
     names = sorted({e.name for e in (effect.layers or ()) if e.stateful and e.name} or {effect.name or "a layer"})
     return " and ".join(f"`{n}`" if n != "a layer" else n for n in names)
+
+
+def _named(origin, sink) -> str:
+    """`w`, or, when the loss uses another `w` (the name bound again to a new variable since), the
+    one of its binding line: "never uses `w`" would read as false."""
+    if origin.span is not None and any(g.origin is not None and g.origin.name == origin.name
+                                       and g.origin.key != origin.key for g in sink.target.live):
+        return f"the `{origin.name}` bound on line {origin.span.line}"
+    return f"`{origin.name}`"
