@@ -11,7 +11,7 @@ from .facts import MinimizeCall, attribute_key, name_key
 from .frame import Frame
 from .library import (TF_FUNCTION, NUMPY_FUNCTIONS, COLLECTION_ADDERS, FIT_METHODS, is_integer_dtype, GRADIENT_METHODS, KERAS_MODEL_FACTORIES, KERAS_MODEL_PREFIXES,
                       MODEL_RETURNING_METHODS, NOT_FORWARD_METHODS, NOT_TENSOR_NAMESPACES, PREDICT_METHODS)
-from .objects import NOT_HOLDERS, TFP_HOLDERS, TFP_VARIABLES, evaluates_holder, refers, self_free_method
+from .objects import FUNCTION_NODES, NOT_HOLDERS, TFP_HOLDERS, TFP_VARIABLES, evaluates_holder, refers, self_free_method
 from .values import (UNKNOWN, Break, Grad, Kind, LayerEffect, Origin, OriginKind, Site, Value, cut_by, evolve, held, join,
                      recorded_from_here, variable_origins)
 
@@ -300,6 +300,10 @@ class Calls:
             return Value(kind=summary.kind, model=self.fresh_origin(site.node), effect=summary.effect)
         if self.replays(func, actuals, frame, traced):
             self.replay_call(func, cls, site.node, actuals, frame, traced)
+        if summary.kind == Kind.CALLABLE and isinstance(summary.func, FUNCTION_NODES) \
+                and (made := self.function_made(func, cls, actuals, closure or self._closure_of(func, cls), traced)):
+            self.apply_mutations(func, site.node, actuals, frame)
+            return made
         result = self.apply_summary(summary, site.node, actuals, frame, func=func)
         self.apply_mutations(func, site.node, actuals, frame)
         receiver = site.receiver

@@ -349,7 +349,7 @@ class Engine(Statements, Expressions, Calls, Objects, Layers, Sinks, Effects):
         closure = closure or self._closure_of(node, cls)
         key = (id(node), traced, datasets) if traced else id(node)
         if closure is not self.module:
-            key = (key, id(closure))  # what it reads from the enclosing frame is that frame's
+            key = (key, closure)  # what it reads from the enclosing frame is that frame's (kept alive: ids are reused)
         if key in self.summaries and (self.summaries[key] is None or self.free_reads.still(key)):
             self.free_reads.passed(key)  # (None: the recursion guard of a summary being computed)
             return self.summaries[key]
@@ -362,6 +362,11 @@ class Engine(Statements, Expressions, Calls, Objects, Layers, Sinks, Effects):
         self.summaries[key] = result
         return result
 
+    def param_value(self, param: ast.arg, index: int, dataset: bool = False) -> Value:
+        """A parameter of a function being summarised: replaced by the call's argument."""
+        origin = Origin(OriginKind.PARAM, param.arg, f"param{index}", self.doc.span(param), index=index)
+        return Value(frozenset({Grad(origin, self.doc.span(param), None)}), role="dataset" if dataset else None)
+
     def _summarise(self, node: ast.AST, cls: ClassInfo | None, traced: bool, datasets: frozenset[int],
                    closure: Frame) -> Value:
         frame = Frame({}, closure, node, cls=cls, summary=True, traced=traced)
@@ -369,9 +374,7 @@ class Engine(Statements, Expressions, Calls, Objects, Layers, Sinks, Effects):
             if index == 0 and cls is not None and param.arg == "self":
                 frame.env[param.arg] = self._self_value(cls)
                 continue
-            origin = Origin(OriginKind.PARAM, param.arg, f"param{index}", self.doc.span(param), index=index)
-            frame.env[param.arg] = Value(frozenset({Grad(origin, self.doc.span(param), None)}),
-                                         role="dataset" if index in datasets else None)
+            frame.env[param.arg] = self.param_value(param, index, dataset=index in datasets)
         if isinstance(node, ast.Lambda):
             frame.returns.append(self.eval(node.body, frame))
         else:
@@ -472,6 +475,8 @@ class Engine(Statements, Expressions, Calls, Objects, Layers, Sinks, Effects):
             else:
                 cut.add(c)
         value = Value(frozenset(live), frozenset(cut), summary.kind)
+        if summary.kind == Kind.CALLABLE and summary.func is not None:
+            value = evolve(value, func=summary.func)  # (`def pick(): return relu`: the function it returns)
         if summary.vanish and self.doc.loop_around(node) is None:
             # A constant fallback in the function: what it loses, in the caller's terms, on the path
             # through this call's fallback (each call takes the branch or not on its own). A call

@@ -221,6 +221,42 @@ class Objects:
                    and self.closures.get(id(value.func)) is frame else value) for attr, value in fields]
         return Value(kind=Kind.UNKNOWN, fields=tuple(fields), role="instance", func=info.node)
 
+    def function_made(self, func: ast.AST, cls, actuals: dict[int, Value], closure: Frame, traced: bool) -> Value | None:
+        """`loss_fn = make_loss_fn(model)`, `func` a function of this file whose summary returns a
+        function it defines: that function, closing over a frame of this call. The body runs
+        again with the call's arguments, as a class's `__init__` does for an object (`_instance`),
+        so `loss_fn(x)` reads the `model` it was given, not `make_loss_fn`'s parameter; each call
+        makes its own function. None when the body returns anything else."""
+        if id(func) in self.instantiating:
+            return None  # (a factory that calls itself: its summary stands)
+        frame = Frame({}, closure, func, cls=cls, summary=True, traced=traced)
+        for index, param in enumerate(self._params(func)):
+            if index == 0 and cls is not None and param.arg == "self":
+                frame.env[param.arg] = self._self_value(cls)
+            else:  # (a parameter the call does not give stays the summary's: read opaquely)
+                frame.env[param.arg] = actuals.get(index) or self.param_value(param, index)
+        kept_closures, kept_mutations = dict(self.closures), self.mutations.get(id(func))
+        self.instantiating.add(id(func))
+        try:
+            if isinstance(func, ast.Lambda):
+                frame.returns.append(self.eval(func.body, frame))
+            else:
+                self.exec_block(func.body, frame)
+            made = frame.returns[0] if frame.returns else None
+            if made is None or made.kind != Kind.CALLABLE or not isinstance(made.func, FUNCTION_NODES) \
+                    or made.closure is not None or self.closures.get(id(made.func)) is not frame \
+                    or any(r.func is not made.func for r in frame.returns):
+                return None
+            return evolve(made, closure=frame)
+        finally:
+            self.instantiating.discard(id(func))
+            self.closures.clear()
+            self.closures.update(kept_closures)  # (the def ran again here: its frame is the value's alone)
+            if kept_mutations is not None:
+                self.mutations[id(func)] = kept_mutations
+            else:
+                self.mutations.pop(id(func), None)
+
     def _reference_holder(self, site: Site, frame: Frame) -> Value:
         """A TF Probability distribution, bijector or kernel keeps a reference to the variables it
         is given and reads them each time it is evaluated: built before the tape and evaluated in
