@@ -349,8 +349,8 @@ class Calls:
             return None
         if foreign.plain_class:  # an object keeping what it is given, read when its methods run
             return self._reference_holder(site, frame)
-        if foreign.summary is None and not foreign.model:
-            return None
+        if foreign.summary is None and not foreign.model or foreign.summary is not None and foreign.summary.kind == Kind.CALLABLE:
+            return None  # (a function it defines and returns, `logged(loss_fn)`, is no node of this file: opaque)
         if foreign.model or foreign.summary.kind == Kind.VARIABLE:  # a class or factory: a new one per call
             kind = Kind.MODEL if foreign.model else Kind.VARIABLE
             effect = LayerEffect(regularized=foreign.regularized, regularized_in=foreign.path) \
@@ -397,9 +397,11 @@ class Calls:
             # `dist.copy()`, `slicer(dist)`: what is made of a distribution still refers to its
             # variables, and nothing says it computes anything here (`dist.log_prob(x)` does).
             return evolve(value, kind=Kind.TENSOR, items=None, role="holder")
-        if site.receiver is not None and site.receiver.kind in (Kind.UNKNOWN, Kind.NUMBER) and not qual:
-            # A method of an object nobody can see (`solver.solve(fn, t0, y0)`): what it returns
-            # is not known to be a tensor (its `.states[0]` may index a tuple).
+        if site.receiver is not None and site.receiver.kind in (Kind.UNKNOWN, Kind.NUMBER) and not qual \
+                or site.receiver is None and value.kind == Kind.TENSOR and not is_tensorflow(qual) and not is_numpy(qual):
+            # A method of an object nobody can see (`solver.solve(fn, t0, y0)`), or a function of
+            # another module (`losses = compute_loss(outputs, y)`): what it returns is not known to
+            # be a tensor (its `.states[0]`, `losses[0]` may index a tuple).
             value = value.with_kind(Kind.UNKNOWN)
         return self.op(evolve(value, items=None) if value.items is not None else value, site.node, frame)
 

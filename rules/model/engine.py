@@ -475,8 +475,9 @@ class Engine(Statements, Expressions, Calls, Objects, Layers, Sinks, Effects):
             else:
                 cut.add(c)
         value = Value(frozenset(live), frozenset(cut), summary.kind)
-        if summary.kind == Kind.CALLABLE and summary.func is not None:
-            value = evolve(value, func=summary.func)  # (`def pick(): return relu`: the function it returns)
+        if summary.kind == Kind.CALLABLE and summary.func is not None and not foreign:
+            # `def pick(): return relu`: the function it returns (another module's is no node of this file)
+            value = evolve(value, func=summary.func)
         if summary.vanish and self.doc.loop_around(node) is None:
             # A constant fallback in the function: what it loses, in the caller's terms, on the path
             # through this call's fallback (each call takes the branch or not on its own). A call
@@ -485,6 +486,11 @@ class Engine(Statements, Expressions, Calls, Objects, Layers, Sinks, Effects):
                 (through(span, call_span), frozenset(g for grad in lost for g in (actual_grads(grad) if is_param(grad.origin)
                                                        else {evolve(grad, site=call_span) if foreign else grad})))
                 for span, lost in summary.vanish))
+        if summary.items is not None and len(summary.items) <= _MAX_ITEMS:
+            # `return total, parts`: a tuple, each element in the caller's terms (`losses[0]` reads
+            # the first; it is no op, as it would be on a tensor).
+            value = evolve(value, items=tuple(self.apply_summary(item, node, actuals, frame, foreign, func)
+                                              for item in summary.items))
         if summary.role == "holder":  # a distribution made by the function: evaluated later, where it is used
             return evolve(value, role="holder", fields=self._references_at_call(summary, node, func))
         if summary.role == "instance":
@@ -504,6 +510,10 @@ class Engine(Statements, Expressions, Calls, Objects, Layers, Sinks, Effects):
             else:
                 names.append((name, value))
         return tuple(names)
+
+
+# The elements of a tuple a function returns that are followed one by one (a longer one is joined).
+_MAX_ITEMS = 16
 
 
 def _reads_params(value: Value) -> bool:
