@@ -250,7 +250,7 @@ class Calls:
         if callee.kind == Kind.CALLABLE and isinstance(callee.func, ast.ClassDef):
             info = self.class_infos.get(id(callee.func))
             if info is not None and info.has_variables:
-                return Value(kind=Kind.MODEL, model=self.fresh_origin(node), effect=self.class_effect(info),
+                return Value(kind=Kind.MODEL, model=self.fresh_origin(node), effect=self.instance_effect(info, site),
                              func=callee.func)  # (its class: `critic.w` is the variable its `__init__` made)
             return self._instance(info, site) if info is not None else UNKNOWN
         if callee.kind == Kind.CALLABLE and callee.func is not None:
@@ -355,6 +355,8 @@ class Calls:
             kind = Kind.MODEL if foreign.model else Kind.VARIABLE
             effect = LayerEffect(regularized=foreign.regularized, regularized_in=foreign.path) \
                 if foreign.regularized is not None else None  # its regularizers, in their module
+            if foreign.model:
+                effect = self.holding(site, frame, effect)
             return Value(kind=kind, model=self.fresh_origin(site.node), effect=effect)
         actuals = dict(enumerate(site.args))
         names = {name: index for index, name in enumerate(foreign.params)}

@@ -13,11 +13,10 @@ depends on the layer's variables and on its inputs.
 from __future__ import annotations
 
 import ast
-import weakref
 
-from ..source.walk import walk
 from .facts import ClassInfo, Sink, SinkKind, SourceItem, name_key
 from .frame import Frame
+from .regularizers import declared_regularizer, gives, regularizer_keyword, regularizer_parameter, zero_strength
 from .values import NO_EFFECT, UNKNOWN, Break, Cut, Grad, Kind, LayerEffect, Origin, OriginKind, Site, Value, evolve, join
 
 # Keras layers without trainable weights: in a `Sequential`, a break after them still leaves the
@@ -70,14 +69,27 @@ class Layers:
         self.effects[key] = effect
         return effect
 
-    def _class_regularizer(self, cls: ClassInfo):
+    def instance_effect(self, cls: ClassInfo, site: Site) -> LayerEffect | None:
+        """The effect of one instance: its class's, but for a regularizer that its `__init__` is
+        given (`regularizer=None` by default) and this call does not give: no penalty then."""
+        effect = self.class_effect(cls)
+        if effect is None or effect.regularized is None or not cls.is_keras:
+            return effect
+        param = regularizer_parameter(cls.node, declared_regularizer(cls.node))
+        if param is None or gives(site, param):
+            return effect
+        other = self._class_regularizer(cls, declared=False)
+        return evolve(effect, regularized=other[0] if other else None, regularized_in=other[1] if other else None)
+
+    def _class_regularizer(self, cls: ClassInfo, declared: bool = True):
         """Where a Keras class of this file declares a regularization loss, and in which module
         (None: this one): `self.add_loss(...)`, `add_weight(..., regularizer=...)`, a
         `*_regularizer=` given to a layer it builds, or a sub-layer (`self.dense = Dense(...)`,
-        `self.backbone = build_darknet()` from another module) whose effect has one."""
-        declared = _declared_regularizer(cls.node)
-        if declared is not None:
-            return self.doc.span(declared), None
+        `self.backbone = build_darknet()` from another module) whose effect has one. `declared`:
+        the class's own declarations count (not: only its sub-layers')."""
+        found = declared_regularizer(cls.node) if declared else None
+        if found is not None:
+            return self.doc.span(found), None
         return next(((v.effect.regularized, v.effect.regularized_in) for v in cls.attrs.values()
                      if v.effect is not None and v.effect.regularized is not None), None)
 
@@ -103,6 +115,9 @@ class Layers:
     def keras_layer_effect(self, site: Site, frame: Frame) -> LayerEffect | None:
         """The effect of a layer or model Keras builds, with the regularizer it declares."""
         effect = self._constructed_effect(site, frame)
+        qual = site.qualname or ""
+        if qual not in SEQUENTIAL and qual not in FUNCTIONAL and qual.rsplit(".", 1)[-1][:1].isupper():
+            effect = self.holding(site, frame, effect)  # (a layer class: `clone_model(model)` builds new layers)
         regularizer = regularizer_keyword(site.node)
         if regularizer is not None and zero_strength(regularizer, lambda n: self.eval(n, frame).constant):
             regularizer = None  # `l2(0.0)`: its penalty is zero, and adding it changes no gradient
@@ -504,78 +519,3 @@ def _first(cuts) -> Cut | None:
 def _part(model: Origin, effect: LayerEffect) -> Origin:
     """The origin of the layers of `model` a `some_cut` leaves without a gradient."""
     return evolve(model, key=f"{model.key}#{effect.part}", part=effect.part, part_of=model.key)
-
-
-def zero_strength(regularizer: ast.AST, constant_of) -> bool:
-    """`regularizers.l2(0.0)`, `L1L2(l1=0, l2=WEIGHT_DECAY)` with `WEIGHT_DECAY = 0.0`: every factor
-    the call is given is the number zero (`constant_of(node)`: the constant an argument holds, or
-    None). Only names and literals are asked about: nothing with an effect is evaluated twice."""
-    if not isinstance(regularizer, ast.Call):
-        return False
-    given = [*regularizer.args, *(k.value for k in regularizer.keywords)]
-    simple = (ast.Name, ast.Constant, ast.UnaryOp, ast.Attribute)
-    if not given or not all(isinstance(n, simple) for n in given):
-        return False
-    values = [constant_of(n) for n in given]
-    return all(isinstance(v, (int, float)) and not isinstance(v, bool) and v == 0 for v in values)
-
-
-def _literal_constants(scope: ast.AST) -> dict[str, object]:
-    """The names `scope` binds exactly once, to a number written out (`weight_decay = 0.000`)."""
-    bound: dict[str, list] = {}
-    for node in walk(scope):
-        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
-            value = node.value.value if isinstance(node.value, ast.Constant) else None
-            bound.setdefault(node.targets[0].id, []).append(value)
-        elif isinstance(node, (ast.AugAssign, ast.AnnAssign)) and isinstance(node.target, ast.Name):
-            bound.setdefault(node.target.id, []).extend([None, None])
-    return {name: values[0] for name, values in bound.items() if len(values) == 1 and values[0] is not None}
-
-
-def _literal(node: ast.AST, names: dict[str, object]) -> object:
-    if isinstance(node, ast.Constant):
-        return node.value
-    if isinstance(node, ast.Name):
-        return names.get(node.id)
-    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
-        inner = _literal(node.operand, names)
-        return -inner if isinstance(node.op, ast.USub) and isinstance(inner, (int, float)) else inner
-    return None
-
-
-def regularizer_keyword(call: ast.AST) -> ast.AST | None:
-    """The regularizer a call declares: Keras's `kernel_regularizer=`, `activity_regularizer=` and
-    every other `*_regularizer=` keyword, or `add_weight`'s `regularizer=` (not `=None`)."""
-    if not isinstance(call, ast.Call):
-        return None
-    for keyword in call.keywords:
-        if keyword.arg and (keyword.arg == "regularizer" or keyword.arg.endswith("_regularizer")) and not (
-                isinstance(keyword.value, ast.Constant) and keyword.value.value is None):
-            return keyword.value
-    return None
-
-
-# The classes' own regularizer nodes, by class node: a class the incremental parser keeps is not
-# walked again after each keystroke (every part's engine asks about every Keras class it meets).
-_DECLARED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-
-
-def _declared_regularizer(cls: ast.ClassDef) -> ast.AST | None:
-    """`self.add_loss(...)` or a `*_regularizer=` value written anywhere in the class."""
-    if cls in _DECLARED:
-        return _DECLARED[cls][0]
-    found = None
-    names = None
-    for node in walk(cls):
-        if isinstance(node, ast.Call):
-            if isinstance(node.func, ast.Attribute) and node.func.attr == "add_loss":
-                found = node
-                break
-            if (keyword := regularizer_keyword(node)) is not None:
-                names = _literal_constants(cls) if names is None else names
-                if zero_strength(keyword, lambda n: _literal(n, names)):
-                    continue  # `l2(weight_decay)` with `weight_decay = 0.0` in the class: no penalty
-                found = keyword
-                break
-    _DECLARED[cls] = (found,)
-    return found

@@ -1,6 +1,7 @@
 """Objects the engine knows the behaviour of without their code: functions handed to library calls
 (called there, by the table in callbacks.py), TF Probability objects that keep references to their
-variables, and instances of this file's plain classes (what their `__init__` sets)."""
+variables, layers built from layers or functions (which they may run), and instances of this
+file's plain classes (what their `__init__` sets)."""
 from __future__ import annotations
 
 import ast
@@ -9,7 +10,7 @@ from ..source.walk import walk
 from .callbacks import CALLBACKS, GRAPH_LOOPS, VECTORIZED_FALLBACK
 from .frame import Frame
 from .library import spelled_constant
-from .values import UNKNOWN, Grad, Kind, Site, Value, evolve, held, join, variable_origins
+from .values import UNKNOWN, Cut, Grad, Kind, LayerEffect, Site, Value, evolve, held, join, variable_origins
 
 # TF Probability objects that hold references to the variables and tensors they are given
 # (`_reference_holder`): every class of the library but its Keras layers (distributions, bijectors,
@@ -23,6 +24,12 @@ TFP_VARIABLES = {"tensorflow_probability.util.TransformedVariable",
 
 # What a callable value of this file may be that the engine can follow by its summary.
 FUNCTION_NODES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
+
+
+# Keras layers that run the layers they are built from each time they are called (`TimeDistributed(dense)`,
+# `Bidirectional(lstm)`, `RNN(cell)`): the output reads them, as a proof. Another layer given a layer
+# may or may not run it (`holding`).
+WRAPPER_LAYERS = {"TimeDistributed", "Bidirectional", "RNN", "StackedRNNCells"}
 
 
 class Objects:
@@ -256,6 +263,25 @@ class Objects:
                 self.mutations[id(func)] = kept_mutations
             else:
                 self.mutations.pop(id(func), None)
+
+    def holding(self, site: Site, frame: Frame, effect: LayerEffect | None) -> LayerEffect | None:
+        """A layer built from layers or functions (`TimeDistributed(dense)`, `Bidirectional(lstm)`,
+        a flow given its `network`) may run them when it is called: its output may depend on
+        them. Opaquely (no proof of a read) but for the wrappers Keras documents to run them."""
+        inputs = site.inputs()
+        span = self.doc.span(site.node)
+        held = {o for v in inputs if v.kind == Kind.MODEL
+                for o in ({v.model} if v.model is not None else set()) | set(v.sources)}
+        runs = (site.qualname or "").startswith("keras.layers.") and site.qualname.rsplit(".", 1)[-1] in WRAPPER_LAYERS
+        reads = {Grad(o, span, None, opaque=not runs) for o in held}
+        cuts: set[Cut] = set()
+        for result in self._called_back(site, inputs, frame):  # (a function it is given: called with its input)
+            reads |= result.live
+            cuts |= result.cut
+        if not reads and not cuts:
+            return effect
+        effect = effect or LayerEffect(name=(site.qualname or "").rsplit(".", 1)[-1])
+        return evolve(effect, reads=effect.reads | frozenset(reads), reads_cut=effect.reads_cut | frozenset(cuts))
 
     def _reference_holder(self, site: Site, frame: Frame) -> Value:
         """A TF Probability distribution, bijector or kernel keeps a reference to the variables it
