@@ -486,7 +486,8 @@ class Engine(Statements, Expressions, Calls, Objects, Layers, Sinks, Effects):
                 (through(span, call_span), frozenset(g for grad in lost for g in (actual_grads(grad) if is_param(grad.origin)
                                                        else {evolve(grad, site=call_span) if foreign else grad})))
                 for span, lost in summary.vanish))
-        if summary.items is not None and len(summary.items) <= _MAX_ITEMS:
+        if summary.items is not None and len(summary.items) <= _MAX_ITEMS \
+                and all(item.kind in _COMPUTED for item in summary.items):
             # `return total, parts`: a tuple, each element in the caller's terms (`losses[0]` reads
             # the first; it is no op, as it would be on a tensor).
             value = evolve(value, items=tuple(self.apply_summary(item, node, actuals, frame, foreign, func)
@@ -512,8 +513,10 @@ class Engine(Statements, Expressions, Calls, Objects, Layers, Sinks, Effects):
         return tuple(names)
 
 
-# The elements of a tuple a function returns that are followed one by one (a longer one is joined).
+# The elements of a tuple a function returns that are followed one by one (a longer one is joined),
+# when each is a value computed (a model or variable it makes is a new one per call: not substituted).
 _MAX_ITEMS = 16
+_COMPUTED = (Kind.TENSOR, Kind.NUMPY, Kind.NUMBER, Kind.UNKNOWN)
 
 
 def _reads_params(value: Value) -> bool:
