@@ -237,6 +237,10 @@ class Calls:
             # `model.predict(x)` where `model` is only named like one and a plain class of this
             # file defines `predict`: that method, not Keras's, using the model's weights.
             return self.op(join([self._model_output(receiver, node, frame), *site.args]), node, frame)
+        if callee.kind == Kind.MODEL and _constructs_guessed(callee, node):
+            # `model = layer(10)` where only a name says `layer` is a model: given literals, it is
+            # a layer class being built (a Keras layer never takes a number for its input).
+            return Value(kind=Kind.MODEL, model=evolve(self.fresh_origin(node), guessed=True))
         if callee.kind == Kind.MODEL or (receiver is not None and receiver.kind == Kind.MODEL and method == "call"):
             return self.run_layer(callee if callee.kind == Kind.MODEL else receiver, site, frame)
         if receiver is not None and receiver.kind == Kind.MODEL and method in FIT_METHODS:
@@ -503,6 +507,14 @@ def _integer_variable(node: ast.Call, imports) -> bool:
             return is_integer_dtype(keyword.value, imports)
     initial = node.args[0] if node.args else next((k.value for k in node.keywords if k.arg == "initial_value"), None)
     return isinstance(initial, ast.Constant) and type(initial.value) is int
+
+
+def _constructs_guessed(callee: Value, node: ast.Call) -> bool:
+    """A model known only by its name, called with literal numbers or strings alone: a class."""
+    written = [*node.args, *(k.value for k in node.keywords)]
+    return callee.model is not None and callee.model.guessed and bool(written) and all(
+        isinstance(a, ast.Constant) and isinstance(a.value, (int, float, str)) and not isinstance(a.value, bool)
+        for a in written)
 
 
 def _runs_the_model(method: str | None) -> bool:
