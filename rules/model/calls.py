@@ -9,7 +9,7 @@ from . import no_gradient
 from .custom_gradients import inspect as inspect_custom_gradient, is_custom_gradient_def
 from .facts import MinimizeCall, attribute_key, name_key
 from .frame import Frame
-from .library import (TF_FUNCTION, NUMPY_FUNCTIONS, COLLECTION_ADDERS, FIT_METHODS, is_integer_dtype, GRADIENT_METHODS, KERAS_MODEL_FACTORIES, KERAS_MODEL_PREFIXES,
+from .library import (TF_FUNCTION, VARIABLE_CONSTRUCTORS, NUMPY_FUNCTIONS, COLLECTION_ADDERS, FIT_METHODS, is_integer_dtype, GRADIENT_METHODS, KERAS_MODEL_FACTORIES, KERAS_MODEL_PREFIXES,
                       MODEL_RETURNING_METHODS, NOT_FORWARD_METHODS, NOT_TENSOR_NAMESPACES, PREDICT_METHODS)
 from .objects import FUNCTION_NODES, NOT_HOLDERS, TFP_HOLDERS, TFP_VARIABLES, evaluates_holder, refers, self_free_method
 from .values import (UNKNOWN, Break, Grad, Kind, LayerEffect, Origin, OriginKind, Site, Value, cut_by, evolve, held, join,
@@ -458,7 +458,7 @@ class Calls:
         if qual.startswith(TFP_HOLDERS) and not qual.startswith(NOT_HOLDERS) \
                 and any(part[:1].isupper() for part in qual.split(".")):
             return self._reference_holder(site, frame)  # a class, or its alternate constructor
-        if qual in ("tensorflow.Variable", "tensorflow.compat.v1.Variable"):
+        if qual in VARIABLE_CONSTRUCTORS:
             if any(v.live for v in site.inputs()):
                 return None  # re-created from a gradient-carrying value: a break rule's business
             if not _keyword_constant(node, "trainable", True):

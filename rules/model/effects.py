@@ -56,6 +56,9 @@ class Effects:
             old = frame.lookup(key) or (frame.cls.attrs.get(key) if frame.cls is not None else None) or UNKNOWN
             self.note_mutation(key, value, frame)
             frame.env[key] = evolve(join([old, value]), kind=old.kind, items=None, role=value.role)
+            root, _, attr = key.partition(".")
+            if attr and "." not in attr and root != "self":  # `variational.parameters = ...` in the function
+                self.set_field(root, attr, frame.env[key], frame)
 
     def _argument(self, node: ast.Call, func: ast.AST, index: int) -> ast.AST | None:
         """The expression a call gives for parameter `index` of `func` (a method's receiver not counted)."""

@@ -18,6 +18,8 @@ CONSTANT_MAKERS = {"tensorflow.constant", "tensorflow.convert_to_tensor", "tenso
 # Ops that run a Python function on numpy values (GG107): nothing inside is differentiable.
 NUMPY_FUNCTIONS = {"tensorflow.numpy_function", "tensorflow.compat.v1.numpy_function",
                    "tensorflow.compat.v1.py_func", "tensorflow.py_func"}
+# `tf.Variable` and its older spellings (TF 1's eager `tfe.Variable`).
+VARIABLE_CONSTRUCTORS = {"tensorflow.Variable", "tensorflow.compat.v1.Variable", "tensorflow.contrib.eager.Variable"}
 TF_FUNCTION = ("tensorflow.function", "tensorflow.compat.v2.function", "tensorflow.compat.v1.function")
 # `tf.Module`: variables set on `self` are tracked (`trainable_variables`) and `__call__` is the
 # forward pass, as a Keras layer's `call` is.

@@ -169,8 +169,35 @@ class Statements:
                 self.bind(item.optional_vars, value, frame, None)
         saved = frame.tapes
         frame.tapes = saved + tuple(opened)
+        collectors = [item.optional_vars.id for item in stmt.items if _collects(item, self.imports)]
+        before = dict(frame.env) if collectors else None
         self.exec_block(stmt.body, frame)
         frame.tapes = saved
+        if collectors:
+            self._fill_collectors(collectors, before, frame)
+
+    def set_field(self, name: str, attr: str, value: Value, frame: Frame) -> None:
+        """`variational.parameters -= step`, `name` an object of a plain class of this file: its
+        methods read `self.parameters` as it is now (the object's fields), not as `__init__` set it."""
+        held = frame.lookup(name)
+        if held is None or held.role != "instance" or held.fields is None:
+            return
+        fields = tuple((a, value if a == attr else v) for a, v in held.fields)
+        if all(a != attr for a, _ in held.fields):
+            fields += ((attr, value),)
+        frame.env[name] = evolve(held, fields=fields)
+
+    def _fill_collectors(self, names: list[str], before: dict, frame: Frame) -> None:
+        """`with ed.trace() as recorded:` a context manager nobody can see into may record what
+        runs in its block (edward2's tracer: `recorded.values()` are the random variables the
+        block made): what it yields later may depend on every value the block bound. Opaquely:
+        no proof that it does."""
+        made = [v for k, v in frame.env.items() if before.get(k) is not v and k not in names]
+        grads = frozenset(evolve(g, opaque=True) for v in made for g in v.live)
+        if grads:
+            for name in names:
+                old = frame.env.get(name, UNKNOWN)
+                frame.env[name] = evolve(old, live=old.live | grads)
 
     exec_AsyncWith = exec_With
 
@@ -228,6 +255,9 @@ class Statements:
         key = name_key(target)
         if key is None:
             if isinstance(target, ast.Attribute) and (dotted := attribute_key(target)) is not None:
+                if isinstance(target.value, ast.Name):
+                    self.note_mutation(dotted, value, frame)  # (a function setting a module object's attribute)
+                    self.set_field(target.value.id, target.attr, value, frame)
                 frame.env[dotted] = value  # `store.value = h`: read back as `store.value`
                 return
             if isinstance(target, ast.Subscript):
@@ -391,3 +421,18 @@ def _constant_assignments(block: list[ast.stmt], imports) -> dict[str, ast.Assig
 
 def _bound_names(stmt: ast.stmt) -> set[str]:
     return {n.id for n in ast.walk(stmt) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+
+
+def _collects(item: ast.withitem, imports) -> bool:
+    """`with recorder() as r:` bound to a name, the manager a call of something not TensorFlow's
+    (`tf.GradientTape`, `tf.name_scope`, `tf.device` record nothing a later read returns)."""
+    call = item.context_expr
+    if not isinstance(item.optional_vars, ast.Name) or not isinstance(call, ast.Call):
+        return False
+    qual = imports.qualname(call.func) or (call.func.id if isinstance(call.func, ast.Name) else "")
+    return not qual.startswith(("tensorflow.", "keras.", "numpy.")) and qual not in _NOT_COLLECTORS
+
+
+# Context managers of the standard library that record nothing a model computes.
+_NOT_COLLECTORS = {"open", "contextlib.suppress", "warnings.catch_warnings", "tempfile.TemporaryDirectory",
+                   "unittest.mock.patch", "zipfile.ZipFile", "tarfile.open"}

@@ -1,10 +1,9 @@
 """GG106: a gradient-carrying value re-created as a new `tf.Variable`."""
 from __future__ import annotations
 
+from ...model.library import VARIABLE_CONSTRUCTORS
 from ..edits import unwrap
 from ..rule import BreakRule
-
-_VARIABLE = {"tensorflow.Variable", "tensorflow.compat.v1.Variable"}
 
 
 class NewVariable(BreakRule):
@@ -47,7 +46,7 @@ grads = tape.gradient(loss, model.trainable_variables + [scale])
 '''
 
     def match(self, site):
-        if site.qualname in _VARIABLE:
+        if site.qualname in VARIABLE_CONSTRUCTORS:
             return f"`{site.doc.text(site.node.func)}(...)`"
         return None
 
