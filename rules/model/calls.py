@@ -12,6 +12,7 @@ from .frame import Frame
 from .library import (TF_FUNCTION, VARIABLE_CONSTRUCTORS, NUMPY_FUNCTIONS, COLLECTION_ADDERS, FIT_METHODS, is_integer_dtype, GRADIENT_METHODS, KERAS_MODEL_FACTORIES, KERAS_MODEL_PREFIXES,
                       MODEL_RETURNING_METHODS, NOT_FORWARD_METHODS, NOT_TENSOR_NAMESPACES, PREDICT_METHODS)
 from .objects import FUNCTION_NODES, NOT_HOLDERS, TFP_HOLDERS, TFP_VARIABLES, evaluates_holder, refers, self_free_method
+from .regularizers import gives
 from .values import (UNKNOWN, Break, Grad, Kind, LayerEffect, Origin, OriginKind, Site, Value, cut_by, evolve, held, join,
                      recorded_from_here, variable_origins)
 
@@ -357,8 +358,10 @@ class Calls:
             return None  # (a function it defines and returns, `logged(loss_fn)`, is no node of this file: opaque)
         if foreign.model or foreign.summary.kind == Kind.VARIABLE:  # a class or factory: a new one per call
             kind = Kind.MODEL if foreign.model else Kind.VARIABLE
-            effect = LayerEffect(regularized=foreign.regularized, regularized_in=foreign.path) \
-                if foreign.regularized is not None else None  # its regularizers, in their module
+            regularized = foreign.regularized if foreign.regularizer_conditions is None or any(
+                gives(site, param) for param in foreign.regularizer_conditions) else None
+            effect = LayerEffect(regularized=regularized, regularized_in=foreign.path) \
+                if regularized is not None else None  # its regularizers, in their module
             if foreign.model:
                 effect = self.holding(site, frame, effect)
             return Value(kind=kind, model=self.fresh_origin(site.node), effect=effect)

@@ -31,6 +31,7 @@ from ..diagnostics import Span
 from ..source.document import Document
 from ..source.imports import is_known_library
 from .budget import Budget
+from .regularizers import regularizer_conditions
 from .values import Cut, Grad, Kind, Origin, OriginKind, Value
 
 log = logging.getLogger("gradguard.jedi")
@@ -50,6 +51,8 @@ class Foreign:
     summary: Value | None = None        # a function's return value in terms of its parameters
     model: bool = False                 # a Keras model/layer class, or a function returning one
     regularized: Span | None = None     # where (in `path`) the model declares a regularizer (GG311)
+    # ... only where its construction gives one of these `__init__` parameters (None: always).
+    regularizer_conditions: tuple | None = None
     plain_class: bool = False           # a class that is no model or layer: its objects keep what they are given
 
 
@@ -255,7 +258,11 @@ class _ForeignModule:
             info = engine.class_infos.get(id(node))
             keras = bool(info and info.is_keras)
             effect = engine.class_effect(info) if keras else None
+            conditions = regularizer_conditions(node) if effect and effect.regularized else None
+            if conditions is not None and engine.sublayers_regularizer(info) is not None:
+                conditions = None  # (a sub-layer declares one whatever the construction gives)
             return Foreign(self.path, node.name, model=keras, regularized=effect and effect.regularized,
+                           regularizer_conditions=conditions,
                            plain_class=_plain(node) and not keras and not (info and info.is_module))
         try:
             summary = engine.summary(node, None)

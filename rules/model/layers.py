@@ -16,7 +16,7 @@ import ast
 
 from .facts import ClassInfo, Sink, SinkKind, SourceItem, name_key
 from .frame import Frame
-from .regularizers import declared_regularizer, gives, regularizer_keyword, regularizer_parameter, zero_strength
+from .regularizers import declarations, declared_regularizer, gives, regularizer_conditions, regularizer_keyword, zero_strength
 from .values import NO_EFFECT, UNKNOWN, Break, Cut, Grad, Kind, LayerEffect, Origin, OriginKind, Site, Value, evolve, join
 
 # Keras layers without trainable weights: in a `Sequential`, a break after them still leaves the
@@ -75,11 +75,19 @@ class Layers:
         effect = self.class_effect(cls)
         if effect is None or effect.regularized is None or not cls.is_keras:
             return effect
-        param = regularizer_parameter(cls.node, declared_regularizer(cls.node))
-        if param is None or gives(site, param):
+        conditions = regularizer_conditions(cls.node)
+        if conditions is None or any(gives(site, param) for param in conditions):
             return effect
-        other = self._class_regularizer(cls, declared=False)
+        other = self.sublayers_regularizer(cls)
         return evolve(effect, regularized=other[0] if other else None, regularized_in=other[1] if other else None)
+
+    def sublayers_regularizer(self, cls: ClassInfo):
+        """Where a sub-layer of the class declares a regularizer of its own, and in which module
+        (None: none): not one the class hands it (`Dense(..., kernel_regularizer=self._kernel_regularizer)`)."""
+        own = {self.doc.span(d) for d in declarations(cls.node)}
+        return next(((v.effect.regularized, v.effect.regularized_in) for v in cls.attrs.values()
+                     if v.effect is not None and v.effect.regularized is not None
+                     and not (v.effect.regularized_in is None and v.effect.regularized in own)), None)
 
     def _class_regularizer(self, cls: ClassInfo, declared: bool = True):
         """Where a Keras class of this file declares a regularization loss, and in which module

@@ -50,17 +50,19 @@ def _literal(node: ast.AST, names: dict[str, object]) -> object:
 
 def regularizer_keyword(call: ast.AST) -> ast.AST | None:
     """The regularizer a call declares: Keras's `kernel_regularizer=`, `activity_regularizer=` and
-    every other `*_regularizer=` keyword, or `add_weight`'s `regularizer=` (not `=None`)."""
+    every other `*_regularizer=` keyword, or `add_weight`'s `regularizer=` (not `=None`): the first."""
+    return next(iter(_regularizer_keywords(call)), None)
+
+
+def _regularizer_keywords(call: ast.AST) -> list[ast.AST]:
     if not isinstance(call, ast.Call):
-        return None
-    for keyword in call.keywords:
-        if keyword.arg and (keyword.arg == "regularizer" or keyword.arg.endswith("_regularizer")) and not (
-                isinstance(keyword.value, ast.Constant) and keyword.value.value is None):
-            return keyword.value
-    return None
+        return []
+    return [keyword.value for keyword in call.keywords
+            if keyword.arg and (keyword.arg == "regularizer" or keyword.arg.endswith("_regularizer"))
+            and not (isinstance(keyword.value, ast.Constant) and keyword.value.value is None)]
 
 
-# The classes' own regularizer nodes, by class node: a class the incremental parser keeps is not
+# The classes' own regularizer declarations, by class node: a class the incremental parser keeps is not
 # walked again after each keystroke (every part's engine asks about every Keras class it meets).
 _DECLARED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
@@ -107,21 +109,35 @@ def gives(site: Site, param: tuple[str, int | None]) -> bool:
 
 
 def declared_regularizer(cls: ast.ClassDef) -> ast.AST | None:
-    """`self.add_loss(...)` or a `*_regularizer=` value written anywhere in the class."""
+    """`self.add_loss(...)` or a `*_regularizer=` value written anywhere in the class: the first."""
+    found = declarations(cls)
+    return found[0] if found else None
+
+
+def regularizer_conditions(cls: ast.ClassDef) -> tuple[tuple[str, int | None], ...] | None:
+    """The `__init__` parameters the class's own declarations come from (each defaulting to None,
+    `kernel_regularizer=self._kernel_regularizer`): an instance has a penalty only when its
+    construction gives one of them. None when one declaration is unconditional (or none exists)."""
+    found = declarations(cls)
+    params = tuple(regularizer_parameter(cls, declared) for declared in found)
+    return None if not found or None in params else params
+
+
+def declarations(cls: ast.ClassDef) -> tuple[ast.AST, ...]:
+    """Every regularization the class declares itself, in the order of a walk."""
     if cls in _DECLARED:
-        return _DECLARED[cls][0]
-    found = None
+        return _DECLARED[cls]
+    found: list[ast.AST] = []
     names = None
     for node in walk(cls):
-        if isinstance(node, ast.Call):
-            if isinstance(node.func, ast.Attribute) and node.func.attr == "add_loss":
-                found = node
-                break
-            if (keyword := regularizer_keyword(node)) is not None:
-                names = _literal_constants(cls) if names is None else names
-                if zero_strength(keyword, lambda n: _literal(n, names)):
-                    continue  # `l2(weight_decay)` with `weight_decay = 0.0` in the class: no penalty
-                found = keyword
-                break
-    _DECLARED[cls] = (found,)
-    return found
+        if not isinstance(node, ast.Call):
+            continue
+        if isinstance(node.func, ast.Attribute) and node.func.attr == "add_loss":
+            found.append(node)
+            continue
+        for keyword in _regularizer_keywords(node):
+            names = _literal_constants(cls) if names is None else names
+            if not zero_strength(keyword, lambda n: _literal(n, names)):  # `l2(weight_decay)`, `weight_decay = 0.0`
+                found.append(keyword)
+    _DECLARED[cls] = tuple(found)
+    return _DECLARED[cls]
