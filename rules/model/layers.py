@@ -16,8 +16,10 @@ import ast
 
 from .facts import ClassInfo, Sink, SinkKind, SourceItem, name_key
 from .frame import Frame
+from .library import VARIABLE_CONSTRUCTORS
 from .regularizers import declarations, declared_regularizer, gives, regularizer_conditions, regularizer_keyword, zero_strength
 from .values import NO_EFFECT, UNKNOWN, Break, Cut, Grad, Kind, LayerEffect, Origin, OriginKind, Site, Value, evolve, join
+from .weights import makes_no_weights
 
 # Keras layers without trainable weights: in a `Sequential`, a break after them still leaves the
 # layers before it (and them) nothing to train.
@@ -60,6 +62,9 @@ class Layers:
                 effect = _effect_of_summary(summary, cls.origin, f"`{cls.node.name}.{call.name}`", name=cls.node.name,
                                             sublayers=self.sublayers.get(cls.origin.key, set())
                                             - self.loss_parts.get(cls.origin.key, set()))
+        if cls.is_keras and makes_no_weights(cls.node, self.imports.qualname, WEIGHTLESS_LAYERS, VARIABLE_CONSTRUCTORS,
+                                             self._may_return_model):
+            effect = evolve(effect or LayerEffect(name=cls.node.name), weightless=True)  # nothing to train
         if cls.is_keras and any(v.effect is not None and v.effect.stateful for v in cls.attrs.values()):
             effect = evolve(effect or LayerEffect(name=cls.node.name), stateful=True)  # `self.bn = BatchNormalization()`
         regularized = self._class_regularizer(cls) if cls.is_keras else None
@@ -68,6 +73,13 @@ class Layers:
                             regularized_in=regularized[1])
         self.effects[key] = effect
         return effect
+
+    def _may_return_model(self, call: ast.Call) -> bool:
+        """`self.vocab = get_vocabulary(data)`: a call of this file's function that may return a model
+        or variables (its summary says so, or cannot be had)."""
+        func = self.functions.get(call.func.id) if isinstance(call.func, ast.Name) else None
+        summary = self.summary(func, None) if func is not None else None
+        return summary is None or summary.kind in (Kind.MODEL, Kind.VARIABLE, Kind.VARIABLES) or summary.role == "instance"
 
     def instance_effect(self, cls: ClassInfo, site: Site) -> LayerEffect | None:
         """The effect of one instance: its class's, but for a regularizer that its `__init__` is
