@@ -49,7 +49,8 @@ def main(argv=None) -> int:
     parser.add_argument("--program", metavar="SEED:INDEX", help="print one program, its label and claims")
     parser.add_argument("--shrink", metavar="SEED:INDEX", help="shrink one disagreement")
     parser.add_argument("--where", metavar="DIMENSION=VALUE", action="append", default=[],
-                        help="only the programs with that dimension value (repeatable): --where break=stop_gradient")
+                        help="only the programs with that dimension value, or one of several separated by commas "
+                             "(repeatable): --where break=stop_gradient --where closure=curried,tuple_helper")
     parser.add_argument("--out", type=Path, help="write the table (markdown) here too")
     args = parser.parse_args(argv)
     cache = runner.LabelCache(args.cache)
@@ -71,7 +72,7 @@ def main(argv=None) -> int:
 
     started = time.monotonic()
     verdicts = runner.run(args.seed, args.count, jobs=args.jobs, cache=cache, progress=_progress, start=args.start,
-                          where=dict(w.split("=", 1) for w in args.where))
+                          where={d: frozenset(v.split(",")) for d, v in (w.split("=", 1) for w in args.where)})
     elapsed = time.monotonic() - started
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, cwd=ROOT).stdout.strip()
     dirty = subprocess.run(["git", "status", "--porcelain", "rules"], capture_output=True, text=True, cwd=ROOT).stdout.strip()

@@ -49,15 +49,16 @@ def test_every_dimension_value_is_generated():
 # cached TensorFlow labels) is the text they had before those dimensions existed. The first
 # digest is of a text from before `asked` and `flow_extra`; the last three of texts at 12407c5,
 # before `scope` and `effect` (whose draws moved 20261202:0, 20261202:2 and 7:0, pinned here
-# before, off their first values).
+# before, off their first values); the last, a text from before `closure` (whose draw moved 7:5 off
+# its first value).
 _TEXTS_BEFORE_THE_LATER_DIMENSIONS = {
     (20261202, 1522): "9435fab36f3a64abdfb321f38fbb9b022803770ac7d909fe5c56fe5c5c59ad70",
     (20261202, 11): "1398b2143f668cae6769345defdf94927f305d9bc9d7e027df784b22a892886b",
     (20261202, 9): "1bae180d5db62e0f2c8cecfc7b3ad16be610be7403c5dc3b148b1288be7122d8",
-    (7, 5): "e7b59b0f7d2899d050aefbe82b31b4c94c9a14a7f4d64e2fcdaf98cfb2d717af",
+    (20261202, 12): "3189b1ae497bc7009034e79fcf84636cca61bb36bf806cfa96f9b261ca922df0",
 }
 _FIRST_VALUES = {"asked": "gradient", "flow_extra": "none", "fallback": "none", "construct": "none",
-                 "layer_flaw": "none", "scope": "none", "effect": "none"}
+                 "layer_flaw": "none", "scope": "none", "effect": "none", "closure": "none"}
 
 
 def test_a_later_dimension_at_its_first_value_leaves_the_text_as_it_was():
@@ -85,6 +86,16 @@ def test_the_effects_are_written_as_they_say():
     assert "def collect(items, value):" in by["param_appends"].source and "collect(terms_" in by["param_appends"].source
     assert "nonlocal total" in by["nonlocal_total"].source and "summed(" in by["nonlocal_total"].source
     assert "@passthrough" in by["decorated"].source and "ident(" in by["decorated"].source
+
+
+def test_the_closures_are_written_as_they_say():
+    programs = [generate(5, index) for index in range(600)]
+    by = {value: next(p for p in programs if p.dims["closure"] == value) for value in DIMENSIONS["closure"]}
+    assert "def make_adder(value):" in by["factory_def"].source and "make_adder(h_" in by["factory_def"].source
+    assert "return lambda t: t + value" in by["factory_lambda"].source
+    assert "def make_scaled(scale):" in by["curried"].source and "make_scaled(1.0)" in by["curried"].source
+    assert "def split_pair(value):" in by["tuple_helper"].source and "[0]" in by["tuple_helper"].source
+    assert not any(text in by["none"].source for text in ("make_adder", "make_shifted", "make_scaled", "split_pair"))
 
 
 def test_the_ways_of_asking_are_written_as_they_say():

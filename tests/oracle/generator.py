@@ -35,7 +35,9 @@ The dimensions (`DIMENSIONS` lists their values):
              the value from a scope around it (a lambda's closure handed to a function of the
              program, a class defined in a factory or in a method, an alias of `self`); and
              `effect` (its own stream too), one more through a helper that changes what its
-             caller reads (an append to an object's or a given list, a `nonlocal`, a decorator).
+             caller reads (an append to an object's or a given list, a `nonlocal`, a decorator);
+             `closure` (closures.py, its own stream too), one more through a function a helper
+             makes and returns, or a tuple a helper returns.
 
 Nothing here decides what a program *does*: that is TensorFlow's label (runner.py).
 """
@@ -46,9 +48,11 @@ import re
 from dataclasses import dataclass, field
 
 from . import asking as _asking
+from . import closures as _closures
 from . import constructs as _constructs
 from . import scopes as _scopes
 from .asking import ASKED, FALLBACKS, FLOW_EXTRAS, NOT_APPLICABLE, Asking
+from .closures import CLOSURES, Closure
 from .constructs import CONSTRUCTS, LAYER_FLAWS, Construct, LayerFlaw
 from .scopes import EFFECTS, SCOPES, Scope
 
@@ -79,7 +83,7 @@ DRAWN = {"holder": HOLDERS, "flow": FLOWS, "combine": COMBINES, "sources": SOURC
 # And those drawn from streams of their own (asking.py): their first value is the text before them.
 DIMENSIONS = {**DRAWN, "asked": ASKED, "flow_extra": FLOW_EXTRAS, "fallback": FALLBACKS, "construct": CONSTRUCTS,
               "layer_flaw": LAYER_FLAWS, "scope": SCOPES,
-              "effect": EFFECTS}
+              "effect": EFFECTS, "closure": CLOSURES}
 
 # How often a program has no inserted break: correct programs are what false claims are made on.
 NO_BREAK_SHARE = 0.4
@@ -392,6 +396,8 @@ def generate(seed: int, index: int) -> Program:
     dims["asked"], dims["flow_extra"] = ask.asked, ask.flow_extra
     scope = Scope(seed, index)
     dims["scope"], dims["effect"] = scope.value, scope.effect
+    closure = Closure(seed, index)
+    dims["closure"] = closure.value
     w.head = ["import numpy as np", "import tensorflow as tf", "import keras"]
     n_sources = 1 if dims["sources"] == "single" or dims["combine"] == "genexp_models" and rng.random() < 0.3 \
         else rng.choice([1, 2, 2])
@@ -483,6 +489,8 @@ def generate(seed: int, index: int) -> Program:
             expr = _scopes.scope_step(scope, _operand(expr), w, path)
         if i == 0 and scope.effect != "none":
             expr = _scopes.effect_step(scope, _operand(expr), w, path)
+        if i == 0 and closure.value != "none":
+            expr = _closures.closure_step(closure, _operand(expr), w, path)
         if i == 0 and dims["construct"] == "custom_gradient":
             expr = _constructs.custom_gradient_step(con, _operand(expr), w)
         paths.append((path, expr))

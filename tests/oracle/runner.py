@@ -387,12 +387,13 @@ def gradguard_claims(program: Program) -> list[Claim]:
 
 
 def run(seed: int, count: int, *, jobs: int = 2, cache: LabelCache | None = None, progress=None,
-        start: int = 0, where: dict[str, str] | None = None) -> list[Verdict]:
+        start: int = 0, where: dict[str, str | frozenset[str]] | None = None) -> list[Verdict]:
     """Programs `start`..`start + count - 1` of `seed` (only those whose dimensions have the values
-    `where` gives, if it is given), labelled and judged."""
+    `where` gives, a value or a set of them, if it is given), labelled and judged."""
     programs = [generate(seed, i) for i in range(start, start + count)]
     if where:
-        programs = [p for p in programs if all(p.dims.get(d) == v for d, v in where.items())]
+        wanted = {d: v if isinstance(v, frozenset) else frozenset({v}) for d, v in where.items()}
+        programs = [p for p in programs if all(p.dims.get(d) in v for d, v in wanted.items())]
     labels = label_programs(programs, cache or LabelCache(None), jobs, progress)
     return [judge(p, label, gradguard_claims(p)) for p, label in zip(programs, labels)]
 
