@@ -514,8 +514,10 @@ def _integer_variable(node: ast.Call, imports) -> bool:
 
 def _constructs_guessed(callee: Value, node: ast.Call) -> bool:
     """A model known only by its name, called with literal numbers or strings alone: a class."""
+    if callee.model is None or not callee.model.guessed:
+        return False
     written = [*node.args, *(k.value for k in node.keywords)]
-    return callee.model is not None and callee.model.guessed and bool(written) and all(
+    return bool(written) and all(
         isinstance(a, ast.Constant) and isinstance(a.value, (int, float, str)) and not isinstance(a.value, bool)
         for a in written)
 

@@ -269,6 +269,8 @@ class Objects:
         a flow given its `network`) may run them when it is called: its output may depend on
         them. Opaquely (no proof of a read) but for the wrappers Keras documents to run them."""
         inputs = site.inputs()
+        if not any(v.kind in (Kind.MODEL, Kind.CALLABLE) for v in inputs):
+            return effect  # (the common case: `Dense(64, activation="relu")`)
         span = self.doc.span(site.node)
         held = {o for v in inputs if v.kind == Kind.MODEL
                 for o in ({v.model} if v.model is not None else set()) | set(v.sources)}

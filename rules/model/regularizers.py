@@ -65,6 +65,7 @@ def _regularizer_keywords(call: ast.AST) -> list[ast.AST]:
 # The classes' own regularizer declarations, by class node: a class the incremental parser keeps is not
 # walked again after each keystroke (every part's engine asks about every Keras class it meets).
 _DECLARED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_FIRST: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # (the first alone, when only it was asked)
 
 
 def regularizer_parameter(cls: ast.ClassDef, declared: ast.AST | None) -> tuple[str, int | None] | None:
@@ -109,9 +110,14 @@ def gives(site: Site, param: tuple[str, int | None]) -> bool:
 
 
 def declared_regularizer(cls: ast.ClassDef) -> ast.AST | None:
-    """`self.add_loss(...)` or a `*_regularizer=` value written anywhere in the class: the first."""
-    found = declarations(cls)
-    return found[0] if found else None
+    """`self.add_loss(...)` or a `*_regularizer=` value written anywhere in the class: the first
+    (the walk stops there: every Keras class is asked, few declare one)."""
+    if cls in _DECLARED:
+        found = _DECLARED[cls]
+        return found[0] if found else None
+    if cls not in _FIRST:
+        _FIRST[cls] = (next(_declared(cls), None),)
+    return _FIRST[cls][0]
 
 
 def regularizer_conditions(cls: ast.ClassDef) -> tuple[tuple[str, int | None], ...] | None:
@@ -125,19 +131,20 @@ def regularizer_conditions(cls: ast.ClassDef) -> tuple[tuple[str, int | None], .
 
 def declarations(cls: ast.ClassDef) -> tuple[ast.AST, ...]:
     """Every regularization the class declares itself, in the order of a walk."""
-    if cls in _DECLARED:
-        return _DECLARED[cls]
-    found: list[ast.AST] = []
+    if cls not in _DECLARED:
+        _DECLARED[cls] = tuple(_declared(cls))
+    return _DECLARED[cls]
+
+
+def _declared(cls: ast.ClassDef):
     names = None
     for node in walk(cls):
         if not isinstance(node, ast.Call):
             continue
         if isinstance(node.func, ast.Attribute) and node.func.attr == "add_loss":
-            found.append(node)
+            yield node
             continue
         for keyword in _regularizer_keywords(node):
             names = _literal_constants(cls) if names is None else names
             if not zero_strength(keyword, lambda n: _literal(n, names)):  # `l2(weight_decay)`, `weight_decay = 0.0`
-                found.append(keyword)
-    _DECLARED[cls] = tuple(found)
-    return _DECLARED[cls]
+                yield keyword
