@@ -269,13 +269,14 @@ class Objects:
         a flow given its `network`) may run them when it is called: its output may depend on
         them. Opaquely (no proof of a read) but for the wrappers Keras documents to run them."""
         inputs = site.inputs()
-        if not any(v.kind in (Kind.MODEL, Kind.CALLABLE) for v in inputs):
+        maybe = {g for v in inputs if v.kind == Kind.UNKNOWN for g in v.live if g.opaque}  # (a model, or not)
+        if not maybe and not any(v.kind in (Kind.MODEL, Kind.CALLABLE) for v in inputs):
             return effect  # (the common case: `Dense(64, activation="relu")`)
         span = self.doc.span(site.node)
         held = {o for v in inputs if v.kind == Kind.MODEL
                 for o in ({v.model} if v.model is not None else set()) | set(v.sources)}
         runs = (site.qualname or "").startswith("keras.layers.") and site.qualname.rsplit(".", 1)[-1] in WRAPPER_LAYERS
-        reads = {Grad(o, span, None, opaque=not runs) for o in held}
+        reads = {Grad(o, span, None, opaque=not runs) for o in held} | maybe
         cuts: set[Cut] = set()
         for result in self._called_back(site, inputs, frame):  # (a function it is given: called with its input)
             reads |= result.live

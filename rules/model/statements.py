@@ -10,7 +10,7 @@ from .frame import Frame, _handler
 from .library import spelled_constant
 from .objects import refers, rename_in
 from ..diagnostics import Span
-from .values import UNKNOWN, Break, Cut, Kind, Origin, OriginKind, Value, evolve, join
+from .values import UNKNOWN, Break, Cut, Grad, Kind, Origin, OriginKind, Value, evolve, join
 
 _MAX_DOUBLED_LOOPS = 4  # nested loops deeper than this are walked once per level
 
@@ -376,6 +376,12 @@ def _merge(a: Value, b: Value) -> Value:
             return known
     merged = join([a, b])
     kind = a.kind if a.kind == b.kind else (a.kind if b.kind == Kind.UNKNOWN else b.kind if a.kind == Kind.UNKNOWN else merged.kind)
+    if kind != a.kind or kind != b.kind:
+        # A model in one branch and something else in the other (`network = network_` or a lambda
+        # around it): what is made from it later may read that model (opaquely: it may not).
+        maybe = frozenset(Grad(v.model, v.model.span, None, opaque=True) for v in (a, b)
+                          if v.kind == Kind.MODEL and v.model is not None and v.model.span is not None)
+        merged = evolve(merged, live=merged.live | maybe) if maybe else merged
     if refers(a) or refers(b):  # a TF Probability object in one branch: it may be one (objects.py)
         return evolve(merged, kind=kind, role="holder", fields=(a.fields or ()) + (b.fields or ()))
     return evolve(merged, kind=kind)
