@@ -1,0 +1,26 @@
+# expect: none
+# tensorflow: ok
+# source: https://github.com/tensorflow/tensorflow/issues/18636
+# shape: super-resolution l2 loss on the network's continuous output, rounding left to inference
+# heldout: 6
+import numpy as np
+import tensorflow as tf
+from tensorflow import keras
+
+net = keras.Sequential([
+    keras.Input(shape=(12, 12, 1)),
+    keras.layers.Conv2D(8, 5, padding="valid", activation="relu"),
+    keras.layers.Conv2D(4, 1, activation="relu"),
+    keras.layers.Conv2D(1, 3, padding="valid"),
+])
+optimizer = keras.optimizers.Adam(1e-4)
+
+train_img_lr = np.random.rand(2, 12, 12, 1).astype(np.float32)
+train_img_hr = np.random.rand(2, 6, 6, 1).astype(np.float32)
+train_tao = 0.5
+
+with tf.GradientTape() as tape:
+    train_output = net(train_img_lr, training=True)
+    loss = tf.reduce_mean(tf.nn.l2_loss(
+        train_output * train_tao / 2 + train_img_lr[:, 3:9, 3:9, :] - train_img_hr))
+grads = tape.gradient(loss, net.trainable_variables)
