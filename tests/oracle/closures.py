@@ -52,33 +52,31 @@ class Closure:
         self.named = rng.random() < 0.5  # drawn whatever the value: the draws do not depend on the program
 
 
+# Per value: the helper's definition, whether the operand is bound to a name first, the call that
+# makes the function or tuple (`{e}`: the operand), the stem of the name it is bound to when
+# `named`, and how the made thing is used (`{f}`: that call or name).
+_STEPS = {
+    "factory_def": (MAKE_ADDER, True, "make_adder({e})", "fn", "{f}(tf.zeros_like({e}))"),
+    "factory_lambda": (MAKE_SHIFTED, True, "make_shifted({e})", "fn", "{f}(tf.zeros_like({e}))"),
+    "curried": (MAKE_SCALED, False, "make_scaled(1.0)", "fn", "{f}({e})"),
+    "tuple_helper": (SPLIT_PAIR, False, "split_pair({e})", "pair", "{f}[0]"),
+}
+
+
 def closure_step(closure: Closure, e: str, w, path: list[str]) -> str:
     """The `closure` step applied to `e` (an operand); statements it needs go into `path`."""
-    if closure.value in ("factory_def", "factory_lambda"):
-        factory = "make_adder" if closure.value == "factory_def" else "make_shifted"
-        _define(w, MAKE_ADDER if closure.value == "factory_def" else MAKE_SHIFTED)
+    definition, bind_operand, made, stem, used = _STEPS[closure.value]
+    _define(w, definition)
+    if bind_operand:
         h = w.fresh("h")
         path.append(f"{h} = {e}")
-        if closure.named:
-            fn = w.fresh("fn")
-            path.append(f"{fn} = {factory}({h})")
-            return f"{fn}(tf.zeros_like({h}))"
-        return f"{factory}({h})(tf.zeros_like({h}))"
-    if closure.value == "curried":
-        _define(w, MAKE_SCALED)
-        if closure.named:
-            fn = w.fresh("fn")
-            path.append(f"{fn} = make_scaled(1.0)")
-            return f"{fn}({e})"
-        return f"make_scaled(1.0)({e})"
-    if closure.value == "tuple_helper":
-        _define(w, SPLIT_PAIR)
-        if closure.named:
-            pair = w.fresh("pair")
-            path.append(f"{pair} = split_pair({e})")
-            return f"{pair}[0]"
-        return f"split_pair({e})[0]"
-    raise ValueError(closure.value)
+        e = h
+    made = made.format(e=e)
+    if closure.named:
+        name = w.fresh(stem)
+        path.append(f"{name} = {made}")
+        made = name
+    return used.format(f=made, e=e)
 
 
 def _define(w, text: str) -> None:
