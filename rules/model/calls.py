@@ -298,6 +298,8 @@ class Calls:
             if name in names:
                 actuals[names[name]] = value
         datasets = frozenset(index for index, value in actuals.items() if value.role == "dataset")
+        if frame.changes_outer():
+            closure = frame.seen_from(closure or self._closure_of(func, cls))
         summary = self.summary(func, cls, traced, datasets, closure)
         if summary is None:
             return self._ordinary_call(site, UNKNOWN, frame)

@@ -31,6 +31,9 @@ class Frame:
     # The body runs while `tf.function` traces it (`@tf.function`, or called through
     # `tf.function(f)`): AutoGraph turns a `for` over a dataset into `Dataset.reduce`.
     traced: bool = False
+    # Objects of the frames around this one whose attributes this frame set (`variational.parameters
+    # -= step` in a function, `variational` the module's): a function it calls reads them as set.
+    changed_outer: frozenset = frozenset()
 
     # The walks up the chain of frames below are written out, not a generator shared by them:
     # they run at nearly every expression the engine evaluates (a generator made a 5,000-line
@@ -69,6 +72,29 @@ class Frame:
                 return frame.cls
             frame = frame.parent
         return None
+
+    def changes_outer(self) -> bool:
+        """This frame, or one it is nested in, set an attribute of an object of a frame around it."""
+        frame: Frame | None = self
+        while frame is not None:
+            if frame.changed_outer:
+                return True
+            frame = frame.parent
+        return False
+
+    def seen_from(self, closure: "Frame") -> "Frame":
+        """`closure`, the frame a function called from here reads its free names from, with the
+        objects of it this frame (or one it is nested in) changed, as changed: Python's objects
+        are shared, the engine's values are not."""
+        changed: dict[str, Value] = {}
+        frame: Frame | None = self
+        while frame is not None and frame is not closure:
+            for name in frame.changed_outer:
+                changed.setdefault(name, frame.env[name])
+            frame = frame.parent
+        if frame is None or not changed:
+            return closure  # (not around this frame: a function of another scope)
+        return Frame(changed, closure, closure.function, cls=closure.cls)
 
     def lookup(self, name: str) -> Value | None:
         frame: Frame | None = self

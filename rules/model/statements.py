@@ -185,6 +185,8 @@ class Statements:
         fields = tuple((a, value if a == attr else v) for a, v in held.fields)
         if all(a != attr for a, _ in held.fields):
             fields += ((attr, value),)
+        if name not in frame.env and frame.parent is not None:
+            frame.changed_outer = frame.changed_outer | {name}  # (an object of a frame around this one)
         frame.env[name] = evolve(held, fields=fields)
 
     def _fill_collectors(self, names: list[str], before: dict, frame: Frame) -> None:

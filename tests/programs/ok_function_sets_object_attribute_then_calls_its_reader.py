@@ -1,7 +1,6 @@
 # expect: none
 # tensorflow: ok
-# shape: a function sets a module object's attribute from its argument (`variational.parameters -= ...`) and then calls a function that reads the object: the write is seen by the caller after the call, not by the function called inside it (values, not objects shared by reference)
-# gap: a function's write to an object it does not own reaches its caller after the call; a function it calls afterwards reads the object as it was (edward2's Companion notebook, cell 36)
+# shape: a function sets a module object's attribute from its argument (`variational.parameters -= ...`) and then calls a function that reads the object. The engine's values are not shared objects: the write reached the caller after the call but not the function called inside it, a false GG302 (edward2's Companion notebook, cell 36, never run before); a function called from a frame that changed an object around it now reads it as changed
 # family: 2
 import tensorflow as tf
 
