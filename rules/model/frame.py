@@ -90,7 +90,8 @@ class Frame:
         frame: Frame | None = self
         while frame is not None and frame is not closure:
             for name in frame.changed_outer:
-                changed.setdefault(name, frame.env[name])
+                if name in frame.env:  # (not on a branch run apart from the one that set it)
+                    changed.setdefault(name, frame.env[name])
             frame = frame.parent
         if frame is None or not changed:
             return closure  # (not around this frame: a function of another scope)
