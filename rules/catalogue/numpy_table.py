@@ -399,10 +399,43 @@ def _one_of(value: Any, allowed: tuple[Any, ...]) -> bool:
 
 def _literal(value: str | ast.AST) -> Any:
     """The Python value of a literal argument, given as source text or an `ast` node, else _NOT_LITERAL."""
+    if isinstance(value, ast.AST):
+        return _node_literal(value)
     try:
-        return ast.literal_eval(value.strip() if isinstance(value, str) else value)
+        return ast.literal_eval(value.strip())
     except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
         return _NOT_LITERAL
+
+
+def _node_literal(node: ast.AST) -> Any:
+    """`ast.literal_eval` of a node, for the literals calls are given: written out here because
+    `literal_eval` defines functions that refer to one another at every call, garbage for the
+    collector at every keystroke of an editor."""
+    if isinstance(node, ast.Constant):
+        return node.value
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)) \
+            and isinstance(node.operand, ast.Constant) and isinstance(node.operand.value, (int, float, complex)) \
+            and not isinstance(node.operand.value, bool):
+        return -node.operand.value if isinstance(node.op, ast.USub) else node.operand.value
+    if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
+        items = [_node_literal(elt) for elt in node.elts]
+        if any(item is _NOT_LITERAL for item in items):
+            return _NOT_LITERAL
+        if isinstance(node, ast.Set):
+            try:
+                return set(items)
+            except TypeError:  # (an unhashable element: `{[1]}`)
+                return _NOT_LITERAL
+        return tuple(items) if isinstance(node, ast.Tuple) else items
+    if isinstance(node, ast.Dict) and None not in node.keys:
+        keys, values = [_node_literal(k) for k in node.keys], [_node_literal(v) for v in node.values]
+        if any(x is _NOT_LITERAL for x in keys + values):
+            return _NOT_LITERAL
+        try:
+            return dict(zip(keys, values))
+        except TypeError:  # (an unhashable key: `{[1]: 2}`)
+            return _NOT_LITERAL
+    return _NOT_LITERAL
 
 
 def ast_arguments(call: ast.Call) -> list[Argument]:
