@@ -24,6 +24,8 @@ from __future__ import annotations
 
 import random
 
+from .steps import table_step
+
 CLOSURES = ("none", "factory_def", "factory_lambda", "curried", "tuple_helper")
 CLOSURE_WEIGHTS = (0.88, 0.03, 0.03, 0.03, 0.03)
 
@@ -52,9 +54,8 @@ class Closure:
         self.named = rng.random() < 0.5  # drawn whatever the value: the draws do not depend on the program
 
 
-# Per value: the helper's definition, whether the operand is bound to a name first, the call that
-# makes the function or tuple (`{e}`: the operand), the stem of the name it is bound to when
-# `named`, and how the made thing is used (`{f}`: that call or name).
+# Per value: the table entry of steps.py (definition, bind the operand first, the call that makes
+# the function or tuple, the stem of its name when `named`, how it is used).
 _STEPS = {
     "factory_def": (MAKE_ADDER, True, "make_adder({e})", "fn", "{f}(tf.zeros_like({e}))"),
     "factory_lambda": (MAKE_SHIFTED, True, "make_shifted({e})", "fn", "{f}(tf.zeros_like({e}))"),
@@ -65,20 +66,4 @@ _STEPS = {
 
 def closure_step(closure: Closure, e: str, w, path: list[str]) -> str:
     """The `closure` step applied to `e` (an operand); statements it needs go into `path`."""
-    definition, bind_operand, made, stem, used = _STEPS[closure.value]
-    _define(w, definition)
-    if bind_operand:
-        h = w.fresh("h")
-        path.append(f"{h} = {e}")
-        e = h
-    made = made.format(e=e)
-    if closure.named:
-        name = w.fresh(stem)
-        path.append(f"{name} = {made}")
-        made = name
-    return used.format(f=made, e=e)
-
-
-def _define(w, text: str) -> None:
-    if text not in w.defs:
-        w.defs.append(text)
+    return table_step(_STEPS[closure.value], closure.named, e, w, path)

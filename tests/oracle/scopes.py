@@ -31,6 +31,8 @@ from __future__ import annotations
 
 import random
 
+from .steps import define, table_step
+
 SCOPES = ("none", "callback_closure", "factory_class", "self_alias_class", "inner_receiver")
 SCOPE_WEIGHTS = (0.84, 0.04, 0.04, 0.04, 0.04)
 
@@ -118,57 +120,40 @@ class Scope:
         self.effect = random.Random(f"{seed}:{index}:effect").choices(EFFECTS, EFFECT_WEIGHTS)[0]
 
 
+# Per value: the table entry of steps.py (definition, bind the operand first, the call, the stem
+# of its name when `named`, how it is used).
+_SCOPE_STEPS = {
+    "callback_closure": (APPLY_FN, True, "apply_fn(lambda y: y + {e}, tf.zeros_like({e}))", None, "{f}"),
+    "factory_class": (MAKE_READER, False, "make_reader({e})", "reader", "{f}.read()"),
+    "self_alias_class": (BOX, False, "Box({e}).wrap().read()", None, "{f}"),
+    "inner_receiver": (HOLDER, False, "Holder({e})", "holder", "{f}.take()"),
+}
+
+
 def scope_step(scope: Scope, e: str, w, path: list[str]) -> str:
     """The `scope` step applied to `e` (an operand); statements it needs go into `path`."""
-    if scope.value == "callback_closure":
-        _define(w, APPLY_FN)
-        h = w.fresh("h")
-        path.append(f"{h} = {e}")
-        return f"apply_fn(lambda y: y + {h}, tf.zeros_like({h}))"
-    if scope.value == "factory_class":
-        _define(w, MAKE_READER)
-        if scope.named:
-            reader = w.fresh("reader")
-            path.append(f"{reader} = make_reader({e})")
-            return f"{reader}.read()"
-        return f"make_reader({e}).read()"
-    if scope.value == "self_alias_class":
-        _define(w, BOX)
-        return f"Box({e}).wrap().read()"
-    if scope.value == "inner_receiver":
-        _define(w, HOLDER)
-        if scope.named:
-            holder = w.fresh("holder")
-            path.append(f"{holder} = Holder({e})")
-            return f"{holder}.take()"
-        return f"Holder({e}).take()"
-    raise ValueError(scope.value)
+    return table_step(_SCOPE_STEPS[scope.value], scope.named, e, w, path)
 
 
 def effect_step(scope: Scope, e: str, w, path: list[str]) -> str:
     """The `effect` step applied to `e` (an operand); statements it needs go into `path`."""
     if scope.effect == "method_appends":
-        _define(w, COLLECTOR)
+        define(w, COLLECTOR)
         collector = w.fresh("collector")
         path += [f"{collector} = Collector()", f"{collector}.add({e})"]
         return f"tf.add_n({collector}.items)"
     if scope.effect == "self_appends":
-        _define(w, BUFFER)
+        define(w, BUFFER)
         return f"Buffer().total({e})"
     if scope.effect == "param_appends":
-        _define(w, COLLECT)
+        define(w, COLLECT)
         terms = w.fresh("terms")
         path += [f"{terms} = []", f"collect({terms}, {e})"]
         return f"tf.add_n({terms})"
     if scope.effect == "nonlocal_total":
-        _define(w, SUMMED)
+        define(w, SUMMED)
         return f"summed({e})"
     if scope.effect == "decorated":
-        _define(w, PASSTHROUGH)
+        define(w, PASSTHROUGH)
         return f"ident({e})"
     raise ValueError(scope.effect)
-
-
-def _define(w, text: str) -> None:
-    if text not in w.defs:
-        w.defs.append(text)
