@@ -298,8 +298,9 @@ class Calls:
             if name in names:
                 actuals[names[name]] = value
         datasets = frozenset(index for index, value in actuals.items() if value.role == "dataset")
+        closure = closure or self._closure_of(func, cls)
         if frame.changes_outer():
-            closure = frame.seen_from(closure or self._closure_of(func, cls))
+            closure = frame.seen_from(closure)
         summary = self.summary(func, cls, traced, datasets, closure)
         if summary is None:
             return self._ordinary_call(site, UNKNOWN, frame)
@@ -308,7 +309,7 @@ class Calls:
         if self.replays(func, actuals, frame, traced):
             self.replay_call(func, cls, site.node, actuals, frame, traced)
         if summary.kind == Kind.CALLABLE and isinstance(summary.func, FUNCTION_NODES) \
-                and (made := self.function_made(func, cls, actuals, closure or self._closure_of(func, cls), traced)):
+                and (made := self.function_made(func, cls, actuals, closure, traced)):
             self.apply_mutations(func, site.node, actuals, frame)
             return made
         result = self.apply_summary(summary, site.node, actuals, frame, func=func)

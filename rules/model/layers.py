@@ -101,17 +101,15 @@ class Layers:
                      if v.effect is not None and v.effect.regularized is not None
                      and not (v.effect.regularized_in is None and v.effect.regularized in own)), None)
 
-    def _class_regularizer(self, cls: ClassInfo, declared: bool = True):
+    def _class_regularizer(self, cls: ClassInfo):
         """Where a Keras class of this file declares a regularization loss, and in which module
         (None: this one): `self.add_loss(...)`, `add_weight(..., regularizer=...)`, a
         `*_regularizer=` given to a layer it builds, or a sub-layer (`self.dense = Dense(...)`,
-        `self.backbone = build_darknet()` from another module) whose effect has one. `declared`:
-        the class's own declarations count (not: only its sub-layers')."""
-        found = declared_regularizer(cls.node) if declared else None
+        `self.backbone = build_darknet()` from another module) whose effect has one."""
+        found = declared_regularizer(cls.node)
         if found is not None:
             return self.doc.span(found), None
-        return next(((v.effect.regularized, v.effect.regularized_in) for v in cls.attrs.values()
-                     if v.effect is not None and v.effect.regularized is not None), None)
+        return self.sublayers_regularizer(cls)  # (the class declares none: every sub-layer's is its own)
 
     def ensure_attributes(self, cls: ClassInfo) -> None:
         """Analyse `__init__` and `build` now, so a summary of `call` sees `self.w` and `self.dense`

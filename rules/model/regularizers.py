@@ -117,6 +117,8 @@ def declared_regularizer(cls: ast.ClassDef) -> ast.AST | None:
         return found[0] if found else None
     if cls not in _FIRST:
         _FIRST[cls] = (next(_declared(cls), None),)
+        if _FIRST[cls][0] is None:
+            _DECLARED[cls] = ()  # (the walk went through the whole class: `declarations` need not again)
     return _FIRST[cls][0]
 
 
