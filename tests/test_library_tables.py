@@ -9,7 +9,9 @@ names, so a new entry arrives with its proof:
 * GRAPH_LOOPS / VECTORIZED_FALLBACK: traced (or, for the fallback, eagerly), a cut inside the
   loop's function gives zeros, not None;
 * TFP_HOLDERS: an object built before the tape from a variable, evaluated inside it, reads it;
-* WEIGHTLESS_LAYERS: the Keras layer has no trainable weights.
+* WEIGHTLESS_LAYERS: the Keras layer has no trainable weights;
+* GRAPH_COLLECTIONS: TF 1's collections are lists (of the graph's variables), not tensors, so
+  gradguard claims nothing of them as sources.
 """
 from __future__ import annotations
 
@@ -18,6 +20,7 @@ import pytest
 from gradguard.rules import analyze
 from gradguard.rules.model.callbacks import CALLBACKS, GRAPH_LOOPS, VECTORIZED_FALLBACK
 from gradguard.rules.model.layers import WEIGHTLESS_LAYERS
+from gradguard.rules.model.library import GRAPH_COLLECTIONS
 
 # For each function of CALLBACKS (aliases aside), a call whose function `f` reads `w` only inside.
 CALLBACK_CALLS = {
@@ -186,3 +189,22 @@ def test_the_weightless_layers_have_no_trainable_weights():
         assert layer.trainable_weights == [], name
         checked.append(name)
     assert len(checked) == len(WEIGHTLESS_LAYERS) - 2
+
+
+@pytest.mark.tf
+@pytest.mark.parametrize("name", [n for n in GRAPH_COLLECTIONS if ".compat.v1." in n])
+def test_a_graph_collection_is_a_list_of_variables_not_a_tensor(name):
+    import tensorflow as tf
+
+    function = name.removeprefix("tensorflow.compat.v1.")
+    arguments = (tf.compat.v1.GraphKeys.TRAINABLE_VARIABLES,) if function.startswith("get_collection") else ()
+    with tf.Graph().as_default():
+        variable = tf.compat.v1.Variable(1.0)
+        found = getattr(tf.compat.v1, function)(*arguments)
+    assert isinstance(found, list) and all(isinstance(v, tf.Variable) for v in found)
+    if function in ("trainable_variables", "global_variables", "all_variables", "get_collection"):
+        assert variable in found
+    call = f"tf.compat.v1.{function}({'tf.compat.v1.GraphKeys.TRAINABLE_VARIABLES' if arguments else ''})"
+    source = ("import tensorflow as tf\n\nx = tf.ones(3)\nwith tf.GradientTape() as tape:\n"
+              f"    loss = tf.reduce_sum(x)\ngrads = tape.gradient(loss, {call})\n")
+    assert [d.code for d in analyze(source)] == []  # no plain tensor claimed unwatched

@@ -56,7 +56,14 @@ NOT_FORWARD_METHODS = {
 }
 # TensorFlow functions that do not return a tensor: structures (`tf.nest.flatten(variables)` keeps
 # what it is given), restored objects, checkpoints, datasets, summaries, configuration.
-NOT_TENSOR_NAMESPACES = ("tensorflow.nest.", "tensorflow.saved_model.", "tensorflow.train.", "tensorflow.data.",
+# TF 1's graph collections: lists of the graph's variables (or of whatever a collection holds).
+GRAPH_COLLECTIONS = ("tensorflow.compat.v1.trainable_variables", "tensorflow.compat.v1.global_variables",
+                     "tensorflow.compat.v1.local_variables", "tensorflow.compat.v1.model_variables",
+                     "tensorflow.compat.v1.moving_average_variables", "tensorflow.compat.v1.all_variables",
+                     "tensorflow.compat.v1.get_collection", "tensorflow.compat.v1.get_collection_ref")
+# (TF 1 spelled them without `compat.v1`: `tf.trainable_variables()`.)
+GRAPH_COLLECTIONS += tuple(name.replace(".compat.v1.", ".") for name in GRAPH_COLLECTIONS)
+NOT_TENSOR_NAMESPACES = GRAPH_COLLECTIONS + ("tensorflow.nest.", "tensorflow.saved_model.", "tensorflow.train.", "tensorflow.data.",
                          "tensorflow.summary.", "tensorflow.io.gfile.", "tensorflow.config.", "tensorflow.distribute.",
                          "tensorflow.Module", "tensorflow.function", "tensorflow.compat.v1.train.",
                          "tensorflow.compat.v1.saved_model.")

@@ -378,6 +378,8 @@ def _merge(a: Value, b: Value) -> Value:
             return known
     merged = join([a, b])
     kind = a.kind if a.kind == b.kind else (a.kind if b.kind == Kind.UNKNOWN else b.kind if a.kind == Kind.UNKNOWN else merged.kind)
+    if kind == Kind.TENSOR and Kind.UNKNOWN in (a.kind, b.kind):
+        kind = Kind.UNKNOWN  # `if var_list is None: var_list = tf.ones(3)`: a tensor only maybe (GG306 claims one)
     if kind != a.kind or kind != b.kind:
         # A model in one branch and something else in the other (`network = network_` or a lambda
         # around it): what is made from it later may read that model (opaquely: it may not).
