@@ -35,7 +35,9 @@ class Sinks:
             # list: only a list is what `if grads:` cannot test.
             sources = site.args[1] if len(site.args) > 1 else site.keywords.get("sources", UNKNOWN)
             one = sources.kind in (Kind.VARIABLE, Kind.TENSOR) and sources.items is None
-            return self.op(Value(target.live, kind=Kind.TENSOR if one else Kind.GRADS), node, frame)
+            # With `unconnected_gradients=ZERO` no element is None: `if not grads` tests emptiness.
+            listed = Kind.UNKNOWN if asks_for_zeros(node) else Kind.GRADS
+            return self.op(Value(target.live, kind=Kind.TENSOR if one else listed), node, frame)
         return UNKNOWN
 
     def _watch(self, node: ast.AST, tape: TapeInfo | None, frame: Frame) -> None:
