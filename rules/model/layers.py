@@ -363,13 +363,15 @@ class Layers:
                 and isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "self"
                 and frame.function is forward_method(cls)):
             return result
+        effect = self.effect_of(model)
+        if effect is not None and effect.weightless:
+            return result  # `self.lookup(tokens)`: a `StringLookup` has no weights to reach anything
         span = self.doc.span(func)
         sublayer = Origin(OriginKind.MODEL, f"self.{func.attr}", f"{cls.origin.key}.{func.attr}", span,
                           part_of=cls.origin.key)
         grad = Grad(sublayer, span, None)
         seen = self.sublayers.setdefault(cls.origin.key, set())
         seen.add(sublayer)
-        effect = self.effect_of(model)
         if effect is not None and effect.outputs is not None and not result.items:
             # `self.bert(x)` whose own `call` returns several outputs: each output carries the
             # sub-layers of `self.bert` that reach it, as parts of this class (`self.bert.pooler`).
