@@ -114,7 +114,7 @@ class Lens:
             sources.append(first)
             # Two breaks on one source's paths (`F.assign(Fx)`, `B.assign(Bx)`), each reported: each named.
             sources += [self._source(sink, origin, paths, at, steps, brk) for brk in self._other_breaks(paths, first.brk)]
-        return SinkExplanation(sink, sources + self._unwatched(sink))
+        return SinkExplanation(sink, sources + self._unwatched(sink) + self._constant_target(sink))
 
     def _other_breaks(self, paths: OriginStatus, first: Break | None) -> list[Break]:
         if paths.verdict is not Verdict.CUT or first is None or not all(c.brk.code in self._rules for c in paths.cuts):
@@ -148,6 +148,26 @@ class Lens:
                 reason = f"a plain tensor; {tape} may have watched it (in a loop or a list): cannot tell"
             out.append(SourceExplanation(origin, Verdict.UNTOUCHED, ok, f"{words.mark(ok)} {name}: {reason}", reason,
                                          None, diagnostic=diagnostic))
+        return out
+
+    def _constant_target(self, sink: Sink) -> list[SourceExplanation]:
+        """Sources of a target that is a constant (`tape.gradient(tf.constant([4.4]), conv)`): None
+        for each; those with a variable of their own are said by their origin above."""
+        if sink.kind is not SinkKind.GRADIENT or sink.target.role != "constant":
+            return []
+        nodes = [i.node for i in sink.sources if not i.origins] if sink.sources is not None else \
+            [sink.source_node] if sink.source_node is not None else []
+        out = []
+        for node in dict.fromkeys(nodes):
+            span = self.doc.span(node)
+            diagnostic = self._reported("GG302", span)
+            if diagnostic is None:
+                continue
+            name = self.doc.short(node, 32)
+            origin = Origin(OriginKind.WATCHED, name, f"constant-target:{span.line}:{span.col}", span)
+            reason = f"the target `{self.doc.short(sink.target_node, 32)}` is a constant that depends on nothing"
+            out.append(SourceExplanation(origin, Verdict.UNTOUCHED, False, f"{words.mark(False)} {name}: {reason}",
+                                         reason, None, diagnostic=diagnostic))
         return out
 
     def _source(self, sink: Sink, origin: Origin, paths: OriginStatus, at: At, steps: bool,

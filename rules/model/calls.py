@@ -9,7 +9,7 @@ from . import no_gradient
 from .custom_gradients import inspect as inspect_custom_gradient, is_custom_gradient_def
 from .facts import MinimizeCall, attribute_key, name_key
 from .frame import Frame
-from .library import (TF_FUNCTION, VARIABLE_CONSTRUCTORS, NUMPY_FUNCTIONS, COLLECTION_ADDERS, FIT_METHODS, is_integer_dtype, GRADIENT_METHODS, KERAS_MODEL_FACTORIES, KERAS_MODEL_PREFIXES,
+from .library import (spelled_constant, TF_FUNCTION, VARIABLE_CONSTRUCTORS, NUMPY_FUNCTIONS, COLLECTION_ADDERS, FIT_METHODS, is_integer_dtype, GRADIENT_METHODS, KERAS_MODEL_FACTORIES, KERAS_MODEL_PREFIXES,
                       MODEL_RETURNING_METHODS, NOT_FORWARD_METHODS, NOT_TENSOR_NAMESPACES, PREDICT_METHODS)
 from .objects import FUNCTION_NODES, NOT_HOLDERS, TFP_HOLDERS, TFP_VARIABLES, evaluates_holder, refers, self_free_method
 from .regularizers import gives
@@ -457,7 +457,7 @@ class Calls:
             # reads the variable, so it stands for that variable.
             wrapped = site.args[0] if site.args else site.keywords.get("pretransformed_input", UNKNOWN)
             if wrapped.kind == Kind.VARIABLE and wrapped.model is not None:
-                return Value(kind=Kind.VARIABLE, model=wrapped.model)
+                return wrapped  # (as read here: built inside the tape, it is read inside it)
         if qual in TFP_VARIABLES:
             # `TransformedVariable(1.0, Softplus())`: a new variable, read through its bijector.
             return Value(kind=Kind.VARIABLE, model=Origin(OriginKind.NEW, "", ""))
@@ -483,6 +483,8 @@ class Calls:
             return Value(kind=Kind.OPTIMIZER)
         if qual in ("tensorflow.constant", "tensorflow.convert_to_tensor", "tensorflow.ones", "tensorflow.zeros",
                     "tensorflow.random.normal", "tensorflow.random.uniform", "tensorflow.range"):
+            if spelled_constant(node, self.imports):  # `tf.constant([4.4])`: depends on nothing (GG302 says so)
+                return Value(kind=Kind.TENSOR, role="constant")
             value = join(site.inputs()) if site.inputs() else UNKNOWN
             return self.op(evolve(value, kind=Kind.TENSOR, items=None), node, frame) if not value.cut or value.live else \
                 evolve(value, kind=Kind.TENSOR, items=None)

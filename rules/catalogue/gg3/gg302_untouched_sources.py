@@ -28,8 +28,10 @@ class UntouchedSources(CheckRule):
            "of its `call` the loss does not use (a VAE returning `(decoded, z_mean, z_log_var)` trained " \
            "on the KL term alone: the decoder's variables) or reaches no output at all (a BERT pooler that " \
            "the heads never use, also when the model is trained with `fit` or called inside a functional " \
-           "model), and the BatchNormalization moving statistics listed by " \
-           "`model.variables` / `model.weights` (a warning: the other variables still train)."
+           "model), the BatchNormalization moving statistics listed by " \
+           "`model.variables` / `model.weights` (a warning: the other variables still train), and any " \
+           "source of a target that is a constant (`class_channel = tf.constant([4.4])` in a Grad-CAM " \
+           "step): a constant depends on nothing, so every gradient of it is None."
     why = "The gradient of a loss with respect to a variable it does not depend on is `None`. With a " \
           "DQN target network this is the classic mix-up: the online network is the one trained, the " \
           "target network is only copied into."
@@ -76,6 +78,8 @@ grads = tape.gradient(loss, model.trainable_variables)
         out = []
         doc = analysis.doc
         for sink in analysis.sinks:
+            if sink.sources is None and sink.source_node is not None and _constant_target(doc, sink, sink.source_node):
+                out.append(self._constant(doc, sink, sink.source_node))  # (sources the model cannot itemise)
             if sink.sources is None or sink.kind not in (SinkKind.GRADIENT, SinkKind.MINIMIZE, SinkKind.FIT):
                 continue
             status = sink_status(analysis, sink)
@@ -83,29 +87,45 @@ grads = tape.gradient(loss, model.trainable_variables)
             for item in sink.sources:
                 keys = {o.key for o in item.origins}
                 # A model's layers the loss may use apart (the heads of a two-output model).
-                parts = [o for o in status if o.part_of in keys]
-                for origin in sorted(item.origins, key=lambda o: o.name) + sorted(parts, key=lambda o: o.key):
-                    if status[origin].verdict not in self.owns:
-                        continue
-                    if origin.part is not None:
-                        where = f" (line {origin.span.line})" if origin.span else ""
-                        layer = origin.part.removeprefix("in ")
-                        message = (f"the loss given to {sink.label} never uses the layer {layer}{where} of "
-                                   f"`{origin.name}`, so the gradients for its variables in "
-                                   f"`{doc.short(item.node)}` are None")
-                        related = (Related(doc.span(sink.target_node), "the loss"),)
-                        out.append(Diagnostic(self.code, severity, message, doc.span(item.node), related, ()))
-                        continue
-                    asked = f"`{origin.variables_text()}` in `{doc.short(item.node)}`" if item.element \
-                        else f"`{doc.short(item.node)}`"
-                    message = (f"the loss given to {sink.label} never uses {_named(origin, sink)}, so the gradient for "
-                               f"{asked} is None")
-                    fixes = self._fixes(doc, sink, item, status)
-                    related = (Related(doc.span(sink.target_node), "the loss"),
-                               *guess_notes(doc, origins=[origin], sink=sink))
-                    out.append(Diagnostic(self.code, severity, message, doc.span(item.node), related, fixes))
+                parts = [o for o in status if o.part_of in keys and status[o].verdict in self.owns]
+                unused = [o for o in sorted(item.origins, key=lambda o: o.name) if status[o].verdict in self.owns]
+                if unused:
+                    out.append(self._unused(doc, sink, item, unused, status, severity))
+                elif _constant_target(doc, sink, item.node):
+                    out.append(self._constant(doc, sink, item.node))
+                for origin in sorted(parts, key=lambda o: o.key):
+                    out.append(self._unused_part(doc, sink, item, origin, severity))
             out.extend(self._non_trainable(doc, sink, status))
         return out
+
+    def _constant(self, doc, sink, source: ast.AST) -> Diagnostic:
+        message = (f"`{doc.short(sink.target_node)}`, the target of {sink.label}, is a constant that depends on "
+                   f"nothing, so the gradient for `{doc.short(source)}` is None")
+        return Diagnostic(self.code, Severity.ERROR, message, doc.span(source),
+                          (Related(doc.span(sink.target_node), "the constant target"),), ())
+
+    def _unused_part(self, doc, sink, item, origin, severity) -> Diagnostic:
+        where = f" (line {origin.span.line})" if origin.span else ""
+        layer = origin.part.removeprefix("in ")
+        message = (f"the loss given to {sink.label} never uses the layer {layer}{where} of "
+                   f"`{origin.name}`, so the gradients for its variables in `{doc.short(item.node)}` are None")
+        return Diagnostic(self.code, severity, message, doc.span(item.node),
+                          (Related(doc.span(sink.target_node), "the loss"),), ())
+
+    def _unused(self, doc, sink, item, unused, status, severity) -> Diagnostic:
+        """One diagnostic for a source: every variable of it the loss never uses, named."""
+        if len(unused) == 1:
+            asked = f"`{unused[0].variables_text()}` in `{doc.short(item.node)}`" if item.element \
+                else f"`{doc.short(item.node)}`"
+            message = (f"the loss given to {sink.label} never uses {_named(unused[0], sink)}, so the gradient for "
+                       f"{asked} is None")
+        else:  # `params = [loc, scale_1, scale_2]`: say each one, not the first alone
+            names = ", ".join(_named(o, sink) for o in unused[:-1]) + f" or {_named(unused[-1], sink)}"
+            message = (f"the loss given to {sink.label} never uses {names}, so their gradients in "
+                       f"`{doc.short(item.node)}` are None")
+        fixes = self._fixes(doc, sink, item, status)
+        related = (Related(doc.span(sink.target_node), "the loss"), *guess_notes(doc, origins=unused, sink=sink))
+        return Diagnostic(self.code, severity, message, doc.span(item.node), related, fixes)
 
     def _non_trainable(self, doc, sink, status):
         """`tape.gradient(loss, model.variables)` on a model with BatchNormalization: the list holds
@@ -121,8 +141,8 @@ grads = tape.gradient(loss, model.trainable_variables)
             fixes = ()
             if isinstance(item.node, ast.Attribute) and item.node.attr in ("variables", "weights"):
                 text = f"{doc.text(item.node.value)}.trainable_variables"
-                fixes = (make_fix(f"Differentiate with respect to `{text}`", Safety.UNSAFE,
-                                  [replace(doc, item.node, text)], preferred=True),)
+                edits = [replace(doc, node, text) for node in (item.node, *_zipped_with_gradients(doc, sink, item.node))]
+                fixes = (make_fix(f"Differentiate with respect to `{text}`", Safety.UNSAFE, edits, preferred=True),)
             yield Diagnostic(self.code, Severity.WARNING, message, doc.span(item.node),
                              (Related(doc.span(sink.target_node), "the loss"),), fixes)
 
@@ -140,6 +160,37 @@ grads = tape.gradient(loss, model.trainable_variables)
         text = f"{model.name}.trainable_variables"
         return (make_fix(f"Differentiate with respect to `{text}`", Safety.UNSAFE, [replace(doc, item.node, text)],
                          preferred=True),)
+
+
+def _constant_target(doc, sink, source: ast.AST) -> bool:
+    """`tape.gradient(class_channel, conv_output)` of a `tf.constant([4.4])`: None whatever the
+    source (but the target itself, and zeros when `unconnected_gradients=ZERO` asks for them)."""
+    target = sink.target
+    return (sink.kind is SinkKind.GRADIENT and target.role == "constant" and not target.live and not target.cut
+            and doc.text(source) != doc.text(sink.target_node))
+
+
+def _zipped_with_gradients(doc, sink, sources: ast.AST) -> list[ast.AST]:
+    """The same sources zipped with the gradients for `apply_gradients` in the sink's function
+    (`optimizer.apply_gradients(zip(grads, model.variables))`): changed with them, or the pairs
+    no longer match."""
+    text, found = doc.text(sources), []
+    for call in doc.nodes_of(ast.Call):
+        if not (isinstance(call.func, ast.Attribute) and call.func.attr == "apply_gradients" and call.args
+                and _function_of(doc, call) is sink.function):
+            continue
+        pairs = call.args[0]
+        if isinstance(pairs, ast.Call) and isinstance(pairs.func, ast.Name) and pairs.func.id == "zip" \
+                and len(pairs.args) == 2 and doc.text(pairs.args[1]) == text:
+            found.append(pairs.args[1])
+    return found
+
+
+def _function_of(doc, node: ast.AST) -> ast.AST | None:
+    while (node := doc.parents.get(node)) is not None:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            return node
+    return None
 
 
 def _stateful_layer(effect) -> str:
