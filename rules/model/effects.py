@@ -7,10 +7,30 @@ from __future__ import annotations
 
 import ast
 
+from ..source.questions import ModuleQuestion
 from .freshness import body_names
-from .facts import name_key
+from .facts import ClassInfo, name_key
 from .frame import Frame
-from .values import UNKNOWN, Kind, Value, evolve, join
+from .library import COLLECTION_ADDERS
+from .values import UNKNOWN, Grad, Kind, Value, evolve, join
+
+
+def _appended_names(nodes: list[ast.AST], imports) -> frozenset[str]:
+    """The attributes some of the module's nodes add to: `x.memory.append(...)`, `x.cache[k] = v`."""
+    names = set()
+    for node in nodes:
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in COLLECTION_ADDERS \
+                and isinstance(node.func.value, ast.Attribute):
+            names.add(node.func.value.attr)
+        elif isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Store) and isinstance(node.value, ast.Attribute):
+            names.add(node.value.attr)
+    return frozenset(names)
+
+
+# The attribute names anything in the module adds elements to, by name (whose object it is, a
+# statement cannot tell): a method reading `self.data` cannot know what is in it then.
+appended_attributes = ModuleQuestion("appended_attributes", _appended_names,
+                                     lambda facts, imports: frozenset().union(*facts), neutral=frozenset())
 
 
 class Effects:
@@ -27,6 +47,21 @@ class Effects:
             return  # (asked before the collection is bound here: a name of this frame is its own)
         own = self.mutations.setdefault(id(frame.function), {})
         own[key] = join([own[key], added]) if key in own else added
+
+    def attribute_read(self, cls: ClassInfo, key: str, value: Value, node: ast.AST) -> Value:
+        """`self.data` read from what the class's methods assign to it: when anything in the module
+        adds to an attribute of that name (`self.data.append(item)` in a method called from
+        outside, `agent.memory.append(...)`), its elements at this read are not known. They may
+        carry any variable the object holds, so the read depends on them all (opaquely: it proves
+        no lost gradient), and its items are not the literal's."""
+        attribute = key.removeprefix("self.")
+        if self._appended is None:
+            self._appended = self.doc.ask(appended_attributes)
+        if "." in attribute or attribute not in self._appended:
+            return value
+        span = self.doc.span(node)
+        held = frozenset(Grad(origin, span, None, opaque=True) for origin in _instance_origins(cls))
+        return evolve(value, live=value.live | held, items=None, elements=None)
 
     def declared_outer(self, function: ast.AST | None) -> frozenset[str]:
         """The names `function` declares `global` or `nonlocal` (in its own body)."""
@@ -78,3 +113,13 @@ class Effects:
             returned = self.summary(value.func, self.class_of_function.get(id(value.func)))
             if returned is not None and returned.kind == Kind.CALLABLE and isinstance(returned.func, ast.FunctionDef):
                 self.wrappers[id(node)] = returned.func
+
+
+def _instance_origins(cls: ClassInfo) -> set:
+    """The models and variables an instance of `cls` holds: its own, and those set on `self`."""
+    origins = {cls.origin} if cls.origin is not None and cls.has_variables else set()
+    for value in cls.attrs.values():
+        if value.kind in (Kind.MODEL, Kind.VARIABLE) and value.model is not None:
+            origins.add(value.model)
+        origins |= value.sources if value.kind in (Kind.VARIABLES, Kind.VARIABLE) else set()
+    return origins

@@ -61,6 +61,7 @@ class Engine(Statements, Expressions, Calls, Objects, Layers, Sinks, Effects):
         self.free_reads = FreeReads()  # what each summary read around it, to tell when it is stale
         self.wrappers: dict[int, ast.AST] = {}           # decorated function → the function its decorator returns
         self.mutations: dict[int, dict] = {}              # function → what it adds to collections it does not own
+        self._appended: frozenset[str] | None = None      # attribute names anything adds to (effects.py)
         self.effects: dict[int, object] = {}            # ClassInfo → LayerEffect of its `call` (layers.py)
         self.analyzed_methods: set[int] = set()         # `__init__`/`build` analysed early for an effect
         self.stateful_layers: dict[str, str] = {}       # called layers with moving statistics: key → class

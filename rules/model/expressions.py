@@ -66,7 +66,7 @@ class Expressions:
             return self._read(value, node)
         cls = frame.enclosing_class()
         if key is not None and cls is not None and key in cls.attrs:
-            return self._read(cls.attrs[key], node)
+            return self._read(self.attribute_read(cls, key, cls.attrs[key], node), node)
         if key is None and (dotted := attribute_key(node)) is not None and (value := frame.lookup(dotted)) is not None:
             return self._read(value, node)  # assigned before: `store.value = h`
         if (qualname := self.imports.qualname(node)) is not None:
