@@ -203,7 +203,10 @@ class Calls:
             if node.args:
                 return node.args[0]
         if isinstance(node, ast.Compare):
-            return node.left
+            # The operand that carries the gradient (`noise <= x2` loses `x2`'s), else the left one.
+            operands = [node.left, *node.comparators]
+            carrying = [n for n, v in zip(operands, site.args) if v.live]
+            return carrying[0] if len(carrying) == 1 else node.left
         return node
 
     def _special_call(self, site: Site, callee: Value, frame: Frame) -> Value | None:

@@ -17,6 +17,7 @@ import ast
 from .facts import ClassInfo, Sink, SinkKind, SourceItem, name_key
 from .frame import Frame
 from .library import VARIABLE_CONSTRUCTORS
+from .objects import FUNCTION_NODES
 from .regularizers import declarations, declared_regularizer, gives, regularizer_conditions, regularizer_keyword, zero_strength
 from .values import NO_EFFECT, UNKNOWN, Break, Cut, Grad, Kind, LayerEffect, Origin, OriginKind, Site, Value, evolve, join
 from .weights import makes_no_weights
@@ -170,7 +171,9 @@ class Layers:
         if name == "Lambda":
             function = site.arg_node(0, "function")
             brk = self._function_break(function, frame, "the function of `Lambda`") if function is not None else None
-            return LayerEffect(input_cut=brk, weightless=True, name="Lambda")
+            runs = self.eval(function, frame) if function is not None else None
+            runs = runs if runs is not None and runs.kind == Kind.CALLABLE and isinstance(runs.func, FUNCTION_NODES) else None
+            return LayerEffect(input_cut=brk, weightless=True, name="Lambda", runs=runs)
         activation = site.keyword_node("activation")
         if activation is not None:
             brk = self._function_break(activation, frame, f"the activation of `{name}`")
@@ -293,6 +296,12 @@ class Layers:
 
     def _layer_output(self, model: Value, site: Site, frame: Frame) -> Value:
         effect = self.effect_of(model)
+        if effect is not None and effect.runs is not None and site.args:
+            # `Lambda(binarize)([inp, var])`: the function called on these inputs, each element of
+            # the list with its own history (its summary alone cannot tell them apart).
+            ran = self.lambda_run(effect.runs, site, frame)
+            if ran is not None:
+                return ran
         if effect is not None and effect.stateful and model.model is not None:
             self.stateful_layers[model.model.key] = effect.name  # for a functional model built on its output
         if effect is not None and effect.regularized is not None and model.model is not None:
@@ -345,6 +354,18 @@ class Layers:
         if output.items:  # `action, value = model(x)`: each output with its own layers
             result = evolve(result, items=tuple(self.op(join([item, *rest]), site.node, frame) for item in output.items))
         return result
+
+    def lambda_run(self, function: Value, site: Site, frame: Frame) -> Value | None:
+        """What `Lambda(f)(inputs)` computes: `f`'s body run with these inputs (a list keeps each
+        element's history: `x1 * tf.cast(noise <= x2, ...)` loses `x2`'s alone)."""
+        func = function.func
+        cls = self.class_of_function.get(id(func))
+        closure = function.closure or self._closure_of(func, cls)
+        actuals = {self.receiver_offset(func) + index: value for index, value in enumerate(site.args)}
+        ran, _ = self.run_with(func, cls, actuals, closure)
+        if ran is None or not ran.returns:
+            return None
+        return self.op(join(ran.returns), site.node, frame)
 
     def note_added_loss(self, site: Site, frame: Frame) -> None:
         """`self.add_loss(self.reg(h))` in a class's `call`: the sub-layers it reads reach the

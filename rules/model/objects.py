@@ -234,8 +234,22 @@ class Objects:
         again with the call's arguments, as a class's `__init__` does for an object (`_instance`),
         so `loss_fn(x)` reads the `model` it was given, not `make_loss_fn`'s parameter; each call
         makes its own function. None when the body returns anything else."""
+        frame, defined = self.run_with(func, cls, actuals, closure, traced)
+        made = frame.returns[0] if frame is not None and frame.returns else None
+        if made is None or made.kind != Kind.CALLABLE or not isinstance(made.func, FUNCTION_NODES) \
+                or made.closure is not None or id(made.func) not in defined \
+                or any(r.func is not made.func for r in frame.returns):
+            return None
+        return evolve(made, closure=frame)
+
+    def run_with(self, func: ast.AST, cls, actuals: dict[int, Value], closure: Frame,
+                 traced: bool = False) -> tuple[Frame | None, frozenset[int]]:
+        """The frame of `func`'s body run with these arguments (what it returns: `frame.returns`),
+        and the functions it defined there (by id); no frame for a function already running so (it
+        calls itself: its summary stands). What the run defines is its value's alone: the engine's
+        closures are as they were after it."""
         if id(func) in self.instantiating:
-            return None  # (a factory that calls itself: its summary stands)
+            return None, frozenset()
         frame = Frame({}, closure, func, cls=cls, summary=True, traced=traced)
         for index, param in enumerate(self._params(func)):
             if index == 0 and cls is not None and param.arg == "self":
@@ -249,12 +263,7 @@ class Objects:
                 frame.returns.append(self.eval(func.body, frame))
             else:
                 self.exec_block(func.body, frame)
-            made = frame.returns[0] if frame.returns else None
-            if made is None or made.kind != Kind.CALLABLE or not isinstance(made.func, FUNCTION_NODES) \
-                    or made.closure is not None or self.closures.get(id(made.func)) is not frame \
-                    or any(r.func is not made.func for r in frame.returns):
-                return None
-            return evolve(made, closure=frame)
+            return frame, frozenset(key for key, defined_in in self.closures.items() if defined_in is frame)
         finally:
             self.instantiating.discard(id(func))
             self.closures.clear()

@@ -152,6 +152,9 @@ class LayerEffect:
     # summary of `call` reaches it (live) or loses it (cut).
     reads: frozenset["Grad"] = frozenset()
     reads_cut: frozenset["Cut"] = frozenset()
+    # `Lambda(binarize)`: the file's function it runs (a CALLABLE value), which a call of the layer
+    # on given inputs follows as a call of that function, element by element of a list it is given.
+    runs: object = field(default=None, compare=False, hash=False, repr=False)
 
 
 NO_EFFECT = LayerEffect()
