@@ -11,7 +11,9 @@ names, so a new entry arrives with its proof:
 * TFP_HOLDERS: an object built before the tape from a variable, evaluated inside it, reads it;
 * WEIGHTLESS_LAYERS: the Keras layer has no trainable weights;
 * GRAPH_COLLECTIONS: TF 1's collections are lists (of the graph's variables), not tensors, so
-  gradguard claims nothing of them as sources.
+  gradguard claims nothing of them as sources;
+* KERAS_2_ONLY: Keras 3 (TensorFlow 2.21's `tf.keras`) has no such name, so code using it runs
+  under Keras 2 alone, where a traced `call` trains (GG310 says nothing).
 """
 from __future__ import annotations
 
@@ -20,7 +22,7 @@ import pytest
 from gradguard.rules import analyze
 from gradguard.rules.model.callbacks import CALLBACKS, GRAPH_LOOPS, VECTORIZED_FALLBACK
 from gradguard.rules.model.layers import WEIGHTLESS_LAYERS
-from gradguard.rules.model.library import GRAPH_COLLECTIONS
+from gradguard.rules.model.library import GRAPH_COLLECTIONS, KERAS_2_ONLY
 
 # For each function of CALLBACKS (aliases aside), a call whose function `f` reads `w` only inside.
 CALLBACK_CALLS = {
@@ -208,3 +210,39 @@ def test_a_graph_collection_is_a_list_of_variables_not_a_tensor(name):
     source = ("import tensorflow as tf\n\nx = tf.ones(3)\nwith tf.GradientTape() as tape:\n"
               f"    loss = tf.reduce_sum(x)\ngrads = tape.gradient(loss, {call})\n")
     assert [d.code for d in analyze(source)] == []  # no plain tensor claimed unwatched
+
+
+def _resolves(qualname: str) -> bool:
+    import importlib
+
+    parts = qualname.split(".")
+    found = importlib.import_module(parts[0])
+    for index, part in enumerate(parts[1:], 1):
+        try:
+            found = getattr(found, part)
+        except AttributeError:
+            try:
+                found = importlib.import_module(".".join(parts[:index + 1]))
+            except ImportError:
+                return False
+    return True
+
+
+@pytest.mark.tf
+@pytest.mark.parametrize("name", KERAS_2_ONLY)
+def test_a_keras_2_name_is_absent_from_keras_3(name):
+    import tensorflow as tf  # noqa: F401  (tf.keras is Keras 3)
+
+    assert _resolves("keras.layers.Layer") and _resolves("tensorflow.keras.layers.Layer")
+    assert not _resolves(name)
+    assert not _resolves("tensorflow." + name)
+
+
+def test_a_traced_call_of_a_keras_2_class_is_not_reported():
+    traced = ("import tensorflow as tf\n\n\nclass Cell({base}):\n    def __init__(self):\n"
+              "        super().__init__()\n        self.dense = tf.keras.layers.Dense(3)\n\n"
+              "    @tf.function\n    def call(self, inputs, states):\n        return self.dense(inputs), states\n")
+    assert [d.code for d in analyze(traced.format(base="tf.keras.layers.Layer"))] == ["GG310"]
+    assert [d.code for d in analyze(traced.format(base="tf.keras.layers.AbstractRNNCell"))] == []
+    imported = "from tensorflow.keras.mixed_precision import experimental as prec\n" + traced.format(base="tf.keras.layers.Layer")
+    assert [d.code for d in analyze(imported)] == []

@@ -67,6 +67,18 @@ NOT_TENSOR_NAMESPACES = GRAPH_COLLECTIONS + ("tensorflow.nest.", "tensorflow.sav
                          "tensorflow.summary.", "tensorflow.io.gfile.", "tensorflow.config.", "tensorflow.distribute.",
                          "tensorflow.Module", "tensorflow.function", "tensorflow.compat.v1.train.",
                          "tensorflow.compat.v1.saved_model.")
+# Keras 2 names that Keras 3 does not have (TensorFlow 2.21's `tf.keras` is Keras 3): code that
+# imports one, or a class derived from one, runs under Keras 2 alone (`tf_keras`).
+KERAS_2_ONLY = ("keras.layers.AbstractRNNCell", "keras.layers.experimental", "keras.layers.DenseFeatures",
+                "keras.layers.CuDNNLSTM", "keras.layers.CuDNNGRU", "keras.mixed_precision.experimental",
+                "keras.engine", "keras.wrappers.scikit_learn", "keras.utils.generic_utils",
+                "keras.backend.get_session")
+
+
+def is_keras_2_only(qualname: str | None) -> bool:
+    return qualname is not None and any(qualname == name or qualname.startswith(name + ".") for name in KERAS_2_ONLY)
+
+
 GRADIENT_METHODS = {"gradient", "jacobian", "batch_jacobian"}
 FIT_METHODS = {"fit", "fit_generator", "train_on_batch"}  # Keras differentiates the compiled loss
 COLLECTION_ADDERS = frozenset({"append", "extend", "insert", "add", "appendleft", "update"})

@@ -4,7 +4,7 @@ from __future__ import annotations
 import ast
 
 from ...diagnostics import Diagnostic, Edit, Related, Safety, Severity, Span
-from ...model.library import TF_FUNCTION
+from ...model.library import TF_FUNCTION, is_keras_2_only
 from ...model.values import Kind
 from ..edits import make_fix
 from ..rule import CheckRule
@@ -26,7 +26,8 @@ class TracedKerasCall(CheckRule):
           "2.21: a model first called on a batch and then trained on batches of that shape gets only " \
           "`None`; one built in its own `__init__` on a batch of one, then trained on larger batches, is " \
           "retraced and trains, so such classes are not reported.) Weights the class creates itself with " \
-          "`add_weight` are not affected, and neither is Keras 2 (`tf_keras`). Keras traces `call` itself " \
+          "`add_weight` are not affected, and neither is Keras 2 (`tf_keras`, or a file that imports or derives from a name Keras 3 does " \
+          "not have, such as `tf.keras.layers.AbstractRNNCell`). Keras traces `call` itself " \
           "when it compiles `fit`/`train_step`; trace the training step instead."
     error = "`ValueError: No gradients provided for any variable`, or `None` gradients for the sub-layers' " \
             "variables."
@@ -93,8 +94,8 @@ grads = loss_and_grads(x, labels)
             return []
         out = []
         for cls in analysis.classes:
-            if not cls.is_keras:
-                continue
+            if not cls.is_keras or any(is_keras_2_only(doc.imports.qualname(base)) for base in cls.node.bases):
+                continue  # (`tf.keras.layers.AbstractRNNCell`: a class of Keras 2 alone)
             call = next((m for m in cls.node.body if isinstance(m, ast.FunctionDef) and m.name == "call"), None)
             decorator = next((d for d in call.decorator_list if _is_tf_function(doc, d)), None) if call else None
             if decorator is None:
@@ -165,8 +166,10 @@ def _is_tf_function(doc, decorator: ast.AST) -> bool:
 
 
 def _keras_2(doc) -> bool:
-    """The file runs Keras 2 (`tf_keras`, or `TF_USE_LEGACY_KERAS`), where a traced `call` trains."""
-    return doc.ask(_mentions_legacy_keras) or bool(doc.imports.keras_2_names)
+    """The file runs Keras 2 (`tf_keras`, `TF_USE_LEGACY_KERAS`, or it imports a name only Keras 2
+    has), where a traced `call` trains."""
+    return doc.ask(_mentions_legacy_keras) or bool(doc.imports.keras_2_names) \
+        or any(map(is_keras_2_only, doc.imports.aliases.values()))
 
 
 def _mentions_legacy_keras(doc) -> bool:
