@@ -211,7 +211,8 @@ class Sinks:
         as `Dataset.reduce`. (Data, and variables handed in unread, are the common case: no replay.)"""
         if not (frame.records_facts and isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef))):
             return False
-        computed = any(g.tapes is not None for value in actuals.values() for g in value.live)
+        computed = any(g.tapes is not None for value in actuals.values() for g in value.live) \
+            or any(_known_model(value) for value in actuals.values())
         datasets = any(value.role == "dataset" for value in actuals.values()) \
             and (traced or is_traced_def(func, self.imports))
         return (computed or datasets) and self._opens_tape(func)
@@ -334,3 +335,10 @@ def asks_for_zeros(call: ast.Call) -> bool:
 
 def _container(value: Value) -> bool:
     return value.items is not None or value.kind == Kind.VARIABLES
+
+
+def _known_model(value: Value) -> bool:
+    """A model the file builds (its layers known), given to a function that opens a tape: what its
+    call there cuts is known at this call, not in the function's own analysis."""
+    return value.kind == Kind.MODEL and value.model is not None and not value.model.guessed \
+        and value.effect is not None

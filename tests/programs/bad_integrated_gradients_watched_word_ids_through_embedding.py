@@ -1,10 +1,9 @@
-# expect: GG403@31
+# expect: GG403@30
 # tensorflow: none
 # fixed: nofix
 # shape: integrated gradients for a text classifier whose first layer is an Embedding: the word ids are interpolated from a baseline as a float tensor `scaled`, watched, and fed to the model; the Embedding casts its input to int32 to look the ids up, so `tape.gradient(output, scaled)` is None and the sum `total += gradients` fails (the answer in the thread: the Embedding is not differentiable with respect to its input; attribute to the word vectors instead)
 # source: https://github.com/hiranumn/IntegratedGradients/issues/5
 # family: 4
-# gap: gradguard is silent: it reports this Embedding cast (GG403) for the same tape written at module level, in a plain loop, or in a helper that uses the module's `model`, but here the model reaches the tape as the parameter `model` of `integrated_gradients(model, sample, reference, outchannel, steps=8)`, and a parameter is not bound to the call-site argument (`integrated_gradients(model, word_ids, ...)`), so nothing is known of the layers `model(scaled)` runs; it would need to take the argument's value from the call site (the only call passes the module-level Sequential) when analysing the helper's body
 # heldout: 3
 import numpy as np
 import tensorflow as tf
