@@ -628,6 +628,16 @@ def test_stdin_fix_of_undecodable_input_echoes_it(capsysbinary, monkeypatch):
     assert b"-:1:1: E902 not UTF-8 text" in err
 
 
+def test_python_s_warnings_about_the_checked_code_are_not_printed(tmp_path):
+    # `1if` is valid Python that CPython's parser warns about (SyntaxWarning: invalid decimal
+    # literal); the code is the user's, and no warning of the parser's is ours to print.
+    (tmp_path / "m.py").write_text("x = 1if True else 2\n", encoding="utf-8")
+    script = Path(sys.executable).parent / "gradguard"
+    result = subprocess.run([str(script), "check", "--no-cache", "m.py"], cwd=tmp_path, capture_output=True,
+                            text=True, timeout=60)
+    assert result.returncode == 0 and result.stderr == "", result.stderr
+
+
 def test_stdin_per_file_ignores_use_the_stdin_filename(capsys, monkeypatch):
     write("pyproject.toml", '[tool.gradguard.per-file-ignores]\n"tests/*" = ["GG999"]\n')
     set_stdin(monkeypatch, BAD)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import _thread
 import ast
+import warnings
 from collections.abc import Iterator
 from functools import cached_property
 
@@ -26,13 +27,15 @@ PARSE_FAILURES = (SyntaxError, ValueError, RecursionError, MemoryError)
 
 
 def parse(source: str, path: str = "<unknown>") -> ast.Module:
-    with _PARSE_LOCK:
+    with _PARSE_LOCK, warnings.catch_warnings():
+        warnings.simplefilter("ignore", SyntaxWarning)  # (`1if x else 2`: the user's code, not ours to print)
         return ast.parse(source, filename=path)
 
 
 def compile_only(source: str, path: str = "<unknown>") -> None:
     """Parse to find a syntax error, as `compile(..., PyCF_ONLY_AST)` (under the same lock)."""
-    with _PARSE_LOCK:
+    with _PARSE_LOCK, warnings.catch_warnings():
+        warnings.simplefilter("ignore", SyntaxWarning)
         compile(source, path, "exec", ast.PyCF_ONLY_AST, dont_inherit=True)
 
 
