@@ -135,6 +135,8 @@ class Layers:
         """The effect of a layer or model Keras builds, with the regularizer it declares."""
         effect = self._constructed_effect(site, frame)
         qual = site.qualname or ""
+        if _frozen(site.node):  # `Dense(1, trainable=False)`: no variable of it is trainable
+            effect = evolve(effect or LayerEffect(name=qual.rsplit(".", 1)[-1]), weightless=True)
         if qual not in SEQUENTIAL and qual not in FUNCTIONAL and qual.rsplit(".", 1)[-1][:1].isupper():
             effect = self.holding(site, frame, effect)  # (a layer class: `clone_model(model)` builds new layers)
         regularizer = regularizer_keyword(site.node)
@@ -560,3 +562,9 @@ def _first(cuts) -> Cut | None:
 def _part(model: Origin, effect: LayerEffect) -> Origin:
     """The origin of the layers of `model` a `some_cut` leaves without a gradient."""
     return evolve(model, key=f"{model.key}#{effect.part}", part=effect.part, part_of=model.key)
+
+
+def _frozen(node: ast.Call) -> bool:
+    """Built with `trainable=False` written out."""
+    return any(k.arg == "trainable" and isinstance(k.value, ast.Constant) and k.value.value is False
+               for k in node.keywords)

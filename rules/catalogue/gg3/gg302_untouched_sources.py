@@ -158,8 +158,8 @@ grads = tape.gradient(loss, model.trainable_variables)
         if not _DOTTED_NAME.fullmatch(model.name):
             return ()  # a model named by an expression (`{...}(x)`, `nets[i](x)`): no safe spelling
         text = f"{model.name}.trainable_variables"
-        return (make_fix(f"Differentiate with respect to `{text}`", Safety.UNSAFE, [replace(doc, item.node, text)],
-                         preferred=True),)
+        edits = [replace(doc, node, text) for node in (item.node, *_zipped_with_gradients(doc, sink, item.node))]
+        return (make_fix(f"Differentiate with respect to `{text}`", Safety.UNSAFE, edits, preferred=True),)
 
 
 def _constant_target(doc, sink, source: ast.AST) -> bool:
@@ -171,17 +171,20 @@ def _constant_target(doc, sink, source: ast.AST) -> bool:
 
 
 def _zipped_with_gradients(doc, sink, sources: ast.AST) -> list[ast.AST]:
-    """The same sources zipped with the gradients for `apply_gradients` in the sink's function
-    (`optimizer.apply_gradients(zip(grads, model.variables))`): changed with them, or the pairs
-    no longer match."""
-    text, found = doc.text(sources), []
+    """The same sources zipped with this sink's gradients for `apply_gradients` in its function
+    (`grads = tape.gradient(...)`, then `optimizer.apply_gradients(zip(grads, model.variables))`):
+    changed with them, or the pairs no longer match."""
+    assigned = doc.parents.get(sink.node)
+    if not (isinstance(assigned, ast.Assign) and len(assigned.targets) == 1 and isinstance(assigned.targets[0], ast.Name)):
+        return []
+    text, grads, found = doc.text(sources), assigned.targets[0].id, []
     for call in doc.nodes_of(ast.Call):
         if not (isinstance(call.func, ast.Attribute) and call.func.attr == "apply_gradients" and call.args
                 and _function_of(doc, call) is sink.function):
             continue
         pairs = call.args[0]
         if isinstance(pairs, ast.Call) and isinstance(pairs.func, ast.Name) and pairs.func.id == "zip" \
-                and len(pairs.args) == 2 and doc.text(pairs.args[1]) == text:
+                and len(pairs.args) == 2 and doc.text(pairs.args[0]) == grads and doc.text(pairs.args[1]) == text:
             found.append(pairs.args[1])
     return found
 

@@ -50,16 +50,18 @@ dy_dx = tape.gradient(y, x)
         doc = analysis.doc
         out = []
         for sink in analysis.sinks:
-            if sink.kind is not SinkKind.GRADIENT or sink.sources is None:
+            if sink.kind not in (SinkKind.GRADIENT, SinkKind.MINIMIZE) or sink.sources is None:
                 continue
             for item in sink.sources:
                 if item.value.role == "symbolic":
                     continue  # `model.input`: a KerasTensor, not a tensor to watch (GG312)
                 integer = any(o.integer for o in item.origins)
-                if integer:
+                if integer:  # (also in `minimize(cost, var_list=[W, b])`)
                     message = f"`{doc.short(item.node)}` is an integer variable: integer tensors never get a gradient"
                     out.append(Diagnostic(self.code, self.severity, message, doc.span(item.node),
                                           guess_notes(doc, sink=sink)))
+                elif sink.kind is not SinkKind.GRADIENT:
+                    continue  # (what `minimize` differentiates is its own tape's business)
                 elif item.value.kind == Kind.MODEL and isinstance(item.node, (ast.Name, ast.Attribute, ast.Subscript)):
                     # `tape.gradient(loss, model)`: TensorFlow wants the variables (AttributeError: '_id')
                     text = f"{doc.text(item.node)}.trainable_variables"

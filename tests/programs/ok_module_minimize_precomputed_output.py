@@ -1,0 +1,30 @@
+# expect: none
+# tensorflow: ok
+# source: https://github.com/tensorflow/tensorflow/issues/51489
+# shape: same tf.Module; loss_fn calls the module itself, so minimize's tape sees w and b used
+# heldout: 9
+import tensorflow as tf
+
+
+class Dense(tf.Module):
+    def __init__(self, input_dim, output_size, name=None):
+        super().__init__(name=name)
+        self.w = tf.Variable(tf.random.normal([input_dim, output_size]), name="w")
+        self.b = tf.Variable(tf.zeros([output_size]), name="b")
+
+    def __call__(self, x):
+        y = tf.matmul(x, self.w) + self.b
+        return tf.nn.relu(y)
+
+
+test = Dense(2, 4)
+
+
+def loss_fn():
+    y_true = tf.ones([1, 4])
+    output = test([[7.0, 3.0]])
+    return tf.reduce_mean(tf.square(y_true - output))
+
+
+for i in range(2):
+    train_op = tf.compat.v1.train.AdamOptimizer(0.4).minimize(loss_fn, var_list=test.trainable_variables)
