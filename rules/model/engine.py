@@ -78,6 +78,7 @@ class Engine(Statements, Expressions, Calls, Objects, Layers, Sinks, Effects):
         self.unlisted_tapes = 0                          # tapes of replays and `minimize`: not in analysis.tapes
         self.graph_mode: bool | None = None               # the file is TF1 graph code (library.builds_graphs)
         self.opens_tape: dict[int, bool] = {}            # function → it opens a GradientTape (sinks.py)
+        self._rebound_names: frozenset[str] | None = None  # module names bound at the top level more than once (sinks.py)
         self.top_statement: ast.stmt | None = None       # the module's statement being run (statements.py)
         self._statement_binds: dict[int, frozenset[str]] = {}  # top-level statement → the names it binds
 

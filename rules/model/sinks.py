@@ -6,6 +6,7 @@ import ast
 
 from ..source.questions import ModuleQuestion
 from ..source.walk import walk
+from .freshness import body_names
 from .facts import Sink, SinkKind, SourceItem, TapeInfo, name_key, watched_key
 from .frame import Frame
 from .library import FIT_METHODS, GRADIENT_METHODS, builds_graphs, is_traced_def
@@ -212,10 +213,19 @@ class Sinks:
         if not (frame.records_facts and isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef))):
             return False
         computed = any(g.tapes is not None for value in actuals.values() for g in value.live) \
-            or any(_known_model(value) for value in actuals.values())
+            or any(_known_model(value) for value in actuals.values()) \
+            or frame.function is None and self._reads_rebound(func)
         datasets = any(value.role == "dataset" for value in actuals.values()) \
             and (traced or is_traced_def(func, self.imports))
         return (computed or datasets) and self._opens_tape(func)
+
+    def _reads_rebound(self, func: ast.AST) -> bool:
+        """`training_step` reads the module's `model`, which a later cell binds again (a notebook's
+        `def model(x)`, then `model = keras.Sequential(...)`): its own analysis, run after the
+        module, sees the last binding; a call from the module's code sees the binding then."""
+        if self._rebound_names is None:
+            self._rebound_names = self.doc.ask(rebound_at_top_level)
+        return bool(self._rebound_names) and not self._rebound_names.isdisjoint(body_names(func).loaded)
 
     def _opens_tape(self, func: ast.AST) -> bool:
         known = self.opens_tape.get(id(func))
@@ -342,3 +352,29 @@ def _known_model(value: Value) -> bool:
     call there cuts is known at this call, not in the function's own analysis."""
     return value.kind == Kind.MODEL and value.model is not None and not value.model.guessed \
         and value.effect is not None
+
+
+def _top_level_binds(nodes: list[ast.AST], imports) -> tuple[str, ...]:
+    """The names the top-level statements among `nodes` (one statement's, or the whole module's)
+    bind by assignment or definition (imports aside), once per statement."""
+    roots = nodes[0].body if nodes and isinstance(nodes[0], ast.Module) else nodes[:1]
+    names: list[str] = []
+    for stmt in roots:
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.append(stmt.name)
+            continue
+        targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target] \
+            if isinstance(stmt, (ast.AnnAssign, ast.AugAssign, ast.For, ast.AsyncFor)) else []
+        names += sorted({n.id for target in targets for n in walk(target) if isinstance(n, ast.Name)})
+    return tuple(names)
+
+
+def _bound_twice(facts: list[tuple[str, ...]], imports) -> frozenset[str]:
+    seen, twice = set(), set()
+    for name in (name for names in facts for name in names):
+        (twice if name in seen else seen).add(name)
+    return frozenset(twice)
+
+
+# The module names its top-level statements bind more than once (a notebook's `model`).
+rebound_at_top_level = ModuleQuestion("rebound_at_top_level", _top_level_binds, _bound_twice, neutral=())

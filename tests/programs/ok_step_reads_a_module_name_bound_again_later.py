@@ -1,0 +1,33 @@
+# expect: none
+# tensorflow: ok
+# shape: a notebook defines `def model(inputs)` over two variables and a `training_step` that calls it, runs the step, and later binds `model` again to a Sequential for `fit`: the step read the function when it ran (after fchollet/deep-learning-with-python-notebooks, chapter 3)
+import numpy as np
+import tensorflow as tf
+from tensorflow import keras
+
+W = tf.Variable(tf.random.uniform(shape=(2, 1)))
+b = tf.Variable(tf.zeros(shape=(1,)))
+
+
+def model(inputs):
+    return tf.matmul(inputs, W) + b
+
+
+def training_step(inputs, targets):
+    with tf.GradientTape() as tape:
+        predictions = model(inputs)
+        loss = tf.reduce_mean(tf.square(targets - predictions))
+    grad_loss_wrt_W, grad_loss_wrt_b = tape.gradient(loss, [W, b])
+    W.assign_sub(grad_loss_wrt_W * 0.1)
+    b.assign_sub(grad_loss_wrt_b * 0.1)
+    return loss
+
+
+inputs = np.random.rand(8, 2).astype("float32")
+targets = np.random.rand(8, 1).astype("float32")
+for step in range(3):
+    loss = training_step(inputs, targets)
+
+model = keras.Sequential([keras.layers.Dense(1)])
+model.compile(optimizer="rmsprop", loss="mean_squared_error")
+model.fit(inputs, targets, epochs=1, verbose=0)
