@@ -150,6 +150,15 @@ def test_every_corpus_program_after_random_edits():
         _replay(path.read_text(encoding="utf-8"), rng, edits=4)
 
 
+def test_a_class_kept_by_the_editor_is_judged_again_with_new_imports():
+    # A layer class proven weightless (model/weights.py) is an unchanged node after an edit of
+    # the imports: what it was proven with (`tf.lookup`, `tf.constant`) may mean nothing now.
+    text = (Path(__file__).parent / "programs" / "ok_weightless_layer_class_before_embedding.py").read_text(encoding="utf-8")
+    parser = IncrementalParser("t.py")
+    _same_as_fresh(parser, text, lens=False)
+    _same_as_fresh(parser, text.replace("import tensorflow as tf", "import tens#orflow as tf"), lens=False)
+
+
 def test_an_edit_inside_one_function_analyses_only_its_part():
     """The point of it: a keystroke in one of two independent functions re-analyses that one."""
     source = (

@@ -23,17 +23,28 @@ _KNOWN: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 def makes_no_weights(cls: ast.ClassDef, qualname, weightless_layers, variable_constructors, returns_model) -> bool:
     """`qualname(node)`: a name's import path; `returns_model(node)`: a call of this file's function
     whose summary is a model or variable (or not known)."""
-    if cls in _KNOWN:
-        return _KNOWN[cls]
+    # Kept for the class's node (an editor's unchanged statement) while the imports are the same
+    # object, and only when no function of the file was asked about (its summary may change).
+    imports = getattr(qualname, "__self__", None)
+    kept = _KNOWN.get(cls)
+    if kept is not None and kept[0] is imports:
+        return kept[1]
+    asked = []
+
+    def returns(call: ast.Call) -> bool:
+        asked.append(call)
+        return returns_model(call)
+
     known = bool(cls.bases) and all((qualname(b) or "") in _LAYER_BASES for b in cls.bases)
     for method in cls.body if known else ():
         if isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)):
             literal = _literal_parameters(method)
-            if any(_makes_weights(node, literal, qualname, weightless_layers, variable_constructors, returns_model)
+            if any(_makes_weights(node, literal, qualname, weightless_layers, variable_constructors, returns)
                    for node in walk(method)):
                 known = False
                 break
-    _KNOWN[cls] = known
+    if not asked and imports is not None:
+        _KNOWN[cls] = (imports, known)
     return known
 
 
