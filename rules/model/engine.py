@@ -445,7 +445,7 @@ class Engine(Statements, Expressions, Calls, Objects, Layers, Sinks, Effects):
             if actual.kind == Kind.CALLABLE and isinstance(actual.func, FUNCTION_NODES):
                 return set(called_back(grad.origin.index).live)
             grads = set(actual.live)
-            if actual.kind == Kind.MODEL and actual.model is not None:
+            if actual.kind == Kind.MODEL and actual.model is not None and not _weightless(actual):
                 grads.add(Grad(actual.model, call_span, None, bootstrap=self._bootstrap_call(node)))
             elif actual.kind in (Kind.VARIABLES, Kind.VARIABLE) and not actual.live:
                 # Variables handed in (`critic(variables, x)`) are read by the function's body.
@@ -569,3 +569,10 @@ def analyze_document(doc: Document, break_rules, resolver=None, budget=None,
 
 
 __all__ = ["Analysis", "Engine", "Sink", "SourceItem", "TapeInfo", "analyze_document", "Span"]
+
+
+def _weightless(model: Value) -> bool:
+    """A layer with nothing of its own to train (`keras.Input(...)`, `Flatten()`), handed to a
+    function: what the function computes with it starts no gradient of it."""
+    effect = model.effect
+    return effect is not None and effect.weightless and not effect.contains and not effect.reads
