@@ -474,8 +474,10 @@ class Calls:
                 return Value(kind=Kind.TENSOR)
             return Value(kind=Kind.VARIABLE, model=Origin(OriginKind.NEW, "", "", integer=_integer_variable(node, self.imports)))
         if qual in KERAS_MODEL_FACTORIES or qual.startswith(KERAS_MODEL_PREFIXES):
-            if qual.startswith("keras.layers.") and qual.split(".")[-1][:1].islower():
-                return None  # keras.layers.concatenate(...) and friends are ops, not layers
+            if qual not in KERAS_MODEL_FACTORIES and qual.split(".")[-1][:1].islower():
+                # `keras.layers.concatenate(...)`, `keras.applications.mobilenet_v2.preprocess_input(x)`:
+                # functions, not layers or models (those are classes)
+                return None
             return Value(kind=Kind.MODEL, model=self.fresh_origin(node), effect=self.keras_layer_effect(site, frame))
         if qual.startswith("keras.metrics.") and qual.rsplit(".", 1)[-1][:1].isupper():
             return Value(kind=Kind.METRIC)  # `keras.metrics.Mean()`; `keras.metrics.mse(...)` is a function
