@@ -488,9 +488,9 @@ class Calls:
             return Value(kind=Kind.OPTIMIZER)
         if qual in ("tensorflow.constant", "tensorflow.convert_to_tensor", "tensorflow.ones", "tensorflow.zeros",
                     "tensorflow.random.normal", "tensorflow.random.uniform", "tensorflow.range"):
-            if spelled_constant(node, self.imports):  # `tf.constant([4.4])`: depends on nothing (GG302 says so)
-                return Value(kind=Kind.TENSOR, role="constant")
             value = join(site.inputs()) if site.inputs() else UNKNOWN
+            if not value.live and not value.cut and spelled_constant(node, self.imports):
+                return Value(kind=Kind.TENSOR, role="constant")  # `tf.constant([4.4])`: depends on nothing (GG302)
             return self.op(evolve(value, kind=Kind.TENSOR, items=None), node, frame) if not value.cut or value.live else \
                 evolve(value, kind=Kind.TENSOR, items=None)
         return None

@@ -18,11 +18,13 @@ from .values import UNKNOWN, Grad, Kind, Value, evolve, join
 def _appended_names(nodes: list[ast.AST], imports) -> frozenset[str]:
     """The attributes some of the module's nodes add to: `x.memory.append(...)`, `x.cache[k] = v`."""
     names = set()
-    for node in nodes:
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in COLLECTION_ADDERS \
-                and isinstance(node.func.value, ast.Attribute):
-            names.add(node.func.value.attr)
-        elif isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Store) and isinstance(node.value, ast.Attribute):
+    for node in nodes:  # (by exact type: every node of each statement an edit makes is asked)
+        kind = type(node)
+        if kind is ast.Call:
+            func = node.func
+            if type(func) is ast.Attribute and func.attr in COLLECTION_ADDERS and type(func.value) is ast.Attribute:
+                names.add(func.value.attr)
+        elif kind is ast.Subscript and type(node.ctx) is ast.Store and type(node.value) is ast.Attribute:
             names.add(node.value.attr)
     return frozenset(names)
 

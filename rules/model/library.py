@@ -75,8 +75,11 @@ KERAS_2_ONLY = ("keras.layers.AbstractRNNCell", "keras.layers.experimental", "ke
                 "keras.backend.get_session")
 
 
+_KERAS_2_PREFIXES = tuple(name + "." for name in KERAS_2_ONLY)
+
+
 def is_keras_2_only(qualname: str | None) -> bool:
-    return qualname is not None and any(qualname == name or qualname.startswith(name + ".") for name in KERAS_2_ONLY)
+    return qualname is not None and (qualname in KERAS_2_ONLY or qualname.startswith(_KERAS_2_PREFIXES))
 
 
 GRADIENT_METHODS = {"gradient", "jacobian", "batch_jacobian"}

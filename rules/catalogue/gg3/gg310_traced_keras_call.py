@@ -90,16 +90,16 @@ grads = loss_and_grads(x, labels)
 
     def check(self, analysis):
         doc = analysis.doc
-        if _keras_2(doc):
-            return []
         out = []
         for cls in analysis.classes:
-            if not cls.is_keras or any(is_keras_2_only(doc.imports.qualname(base)) for base in cls.node.bases):
-                continue  # (`tf.keras.layers.AbstractRNNCell`: a class of Keras 2 alone)
+            if not cls.is_keras:
+                continue
             call = next((m for m in cls.node.body if isinstance(m, ast.FunctionDef) and m.name == "call"), None)
             decorator = next((d for d in call.decorator_list if _is_tf_function(doc, d)), None) if call else None
             if decorator is None:
                 continue
+            if _keras_2(doc) or any(is_keras_2_only(doc.imports.qualname(base)) for base in cls.node.bases):
+                continue  # (`tf.keras.layers.AbstractRNNCell`: a class of Keras 2 alone)
             weightless = _weightless_attributes(doc, cls.node, {c.node.name: c.node for c in analysis.classes})
             sublayers = sorted(key for key, value in cls.attrs.items() if value.kind == Kind.MODEL
                                and not (value.effect is not None and value.effect.weightless)
