@@ -34,3 +34,19 @@ def guess_notes(doc: Document, *, origins: Iterable[Origin] = (), sink: Sink | N
         notes.append(Related(doc.span(receiver), f"`{doc.short(receiver)}` is taken for a GradientTape only because "
                                                  f"of its name ({DOCS})"))
     return tuple(notes)
+
+
+def side_path_consequence(live, origin: Origin) -> str:
+    """What a cut prediction leaves: a bootstrapped target trains the whole model; a penalty only
+    the weights it depends on (a `kernel_regularizer` leaves the biases with None)."""
+    text = f"only {side_paths(live)} still carries a gradient for `{origin.variables_text()}`"
+    if any(g.weights and not g.bootstrap for g in live):
+        text += ", and only for the weights the penalty depends on (any other gets None)"
+    return text + ", so training is silently wrong"
+
+
+def side_paths(live) -> str:
+    """What keeps a gradient when the prediction is cut: a TD target, a weight penalty, or both."""
+    kinds = ["the bootstrapped target"] * any(g.bootstrap for g in live) + ["a weight penalty"] * any(
+        g.weights and not g.bootstrap for g in live)
+    return " and ".join(kinds)

@@ -80,7 +80,13 @@ def verdict(sink: Sink, status: dict[Origin, OriginStatus], origin: Origin, path
     if paths.live:
         cut_prediction = any(not c.grad.bootstrap and not c.grad.weights for c in paths.cuts)
         only_side_paths = all(g.bootstrap or g.weights for g in paths.live)
-        return Verdict.TARGET_ONLY if only_side_paths and cut_prediction else Verdict.LIVE
+        if only_side_paths and cut_prediction:
+            return Verdict.TARGET_ONLY
+        if only_side_paths and any(not g.bootstrap and not g.weights for g in paths.untaped):
+            # The prediction was computed outside the tape; only a weight penalty (or a TD target)
+            # added inside it still carries a gradient: GG301, said as a partial loss.
+            return Verdict.REBOUND if origin in rebound else Verdict.UNRECORDED
+        return Verdict.LIVE
     if paths.untaped:
         if only_target_untaped(sink, status, paths):
             # Only a TD target computed before the tape uses it: the wrong variables were asked for.

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import ast
 
-from ..catalogue.phrases import guess_notes, sink_phrase
+from ..catalogue.phrases import guess_notes, side_path_consequence, sink_phrase
 from ..catalogue.rule import BreakRule
 from ..diagnostics import Diagnostic, Related, Severity, Span, display_path
 from ..model.facts import Analysis, SinkKind, name_key
@@ -62,7 +62,7 @@ def break_diagnostics(analysis: Analysis, rules: dict[str, BreakRule]) -> list[D
                 elif origin in dead:
                     consequence = sink_phrase(sink, [origin], partial)
                 else:
-                    consequence = _side_path_consequence(status[origin].live, origin)
+                    consequence = side_path_consequence(status[origin].live, origin)
                 message = f"`{brk.value_text}` ({_what(origin, cut.grad)}) {rule.verb} {brk.label}{where}; {consequence}"
                 related = [Related(cut.grad.site, f"`{origin.name}` starts the gradient here")]
                 if brk.via:
@@ -93,20 +93,6 @@ def _catches_lookup_error(node: ast.AST, doc) -> bool:
     return False
 
 
-def _side_path_consequence(live, origin: Origin) -> str:
-    """What a cut prediction leaves: a bootstrapped target trains the whole model; a penalty only
-    the weights it depends on (a `kernel_regularizer` leaves the biases with None)."""
-    text = f"only {_side_paths(live)} still carries a gradient for `{origin.variables_text()}`"
-    if any(g.weights and not g.bootstrap for g in live):
-        text += ", and only for the weights the penalty depends on (any other gets None)"
-    return text + ", so training is silently wrong"
-
-
-def _side_paths(live) -> str:
-    """What keeps a gradient when the prediction is cut: a TD target, a weight penalty, or both."""
-    kinds = ["the bootstrapped target"] * any(g.bootstrap for g in live) + ["a weight penalty"] * any(
-        g.weights and not g.bootstrap for g in live)
-    return " and ".join(kinds)
 
 
 def _helper_place(brk, doc) -> str:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from ...diagnostics import Diagnostic, Related
 from ...model.status import Verdict, dead_severity, sink_status
-from ..phrases import guess_notes, sink_phrase
+from ..phrases import guess_notes, side_path_consequence, sink_phrase
 from ...model.facts import SinkKind
 from ..rule import CheckRule
 
@@ -64,7 +64,9 @@ grads = tape.gradient(loss, model.trainable_variables)
                     continue
                 grad = min(paths.untaped, key=lambda g: g.dropped_at or g.site)
                 where = grad.dropped_at or grad.site
-                message = _unrecorded(analysis.doc, sink, where) + sink_phrase(sink, [origin], severity.value == "warning")
+                consequence = side_path_consequence(paths.live, origin) if paths.live else \
+                    sink_phrase(sink, [origin], severity.value == "warning")  # (a penalty added in the tape: some live)
+                message = _unrecorded(analysis.doc, sink, where) + consequence
                 related = _tape_notes(analysis.doc, sink) + guess_notes(analysis.doc, origins=[origin])
                 out.append(Diagnostic(self.code, severity, message, where, related))
         return out
