@@ -60,6 +60,22 @@ class Expressions:
         effect = self.effect_of(model)
         return effect is not None and effect.regularized is not None or model.model.guessed
 
+    def _may_be_self(self, instance: Value, frame: Frame) -> bool:
+        """An instance of the class (or of a class of this file derived from it) whose method this
+        frame runs, other than `self` itself: which object `self` is, a method cannot tell."""
+        cls = frame.enclosing_class()
+        if cls is None or not isinstance(instance.func, ast.ClassDef) or instance.model == cls.origin:
+            return False
+        todo, seen = [instance.func], set()
+        while todo:
+            node = todo.pop()
+            if node is cls.node:
+                return True
+            if id(node) not in seen:
+                seen.add(id(node))
+                todo += [self.classes[b.id].node for b in node.bases if isinstance(b, ast.Name) and b.id in self.classes]
+        return False
+
     def eval_Attribute(self, node: ast.Attribute, frame: Frame) -> Value:
         key = name_key(node)
         if key is not None and (value := frame.lookup(key)) is not None:
@@ -89,6 +105,10 @@ class Expressions:
             if node.attr in listed and listed[node.attr]["position"] < len(base.items):
                 return base.items[listed[node.attr]["position"]]  # `tf.math.top_k(x).indices`
         if base.kind == Kind.MODEL:
+            if node.attr in VARIABLE_ATTRS and base.model is not None and self._may_be_self(base, frame):
+                # `model.trainable_variables` in a method of `model`'s class (a tutorial's
+                # `train_step` reading the module's `model`): that object may be `self`.
+                return Value(kind=Kind.VARIABLES)
             if node.attr in VARIABLE_ATTRS and base.model is not None:
                 effect = self.effect_of(base) if node.attr in ("variables", "weights") else None
                 return Value(kind=Kind.VARIABLES, sources=frozenset({base.model}),
