@@ -9,7 +9,7 @@ from . import no_gradient
 from .custom_gradients import inspect as inspect_custom_gradient, is_custom_gradient_def
 from .facts import MinimizeCall, attribute_key, name_key
 from .frame import Frame
-from .library import (spelled_constant, TF_FUNCTION, VARIABLE_CONSTRUCTORS, NUMPY_FUNCTIONS, COLLECTION_ADDERS, FIT_METHODS, is_integer_dtype, GRADIENT_METHODS, KERAS_MODEL_FACTORIES, KERAS_MODEL_PREFIXES,
+from .library import (keyword_constant, spelled_constant, TF_FUNCTION, VARIABLE_CONSTRUCTORS, NUMPY_FUNCTIONS, COLLECTION_ADDERS, FIT_METHODS, is_integer_dtype, GRADIENT_METHODS, KERAS_MODEL_FACTORIES, KERAS_MODEL_PREFIXES,
                       MODEL_RETURNING_METHODS, NOT_FORWARD_METHODS, NOT_TENSOR_NAMESPACES, PREDICT_METHODS)
 from .objects import FUNCTION_NODES, NOT_HOLDERS, TFP_HOLDERS, TFP_VARIABLES, evaluates_holder, refers, self_free_method
 from .regularizers import gives
@@ -231,7 +231,7 @@ class Calls:
             self._record_compute_loss_sink(site, receiver, frame)
             return join(site.inputs()[1:]) if site.inputs() else UNKNOWN
         if method == "add_weight" or method == "add_variable":
-            trainable = _keyword_constant(node, "trainable", True)
+            trainable = keyword_constant(node, "trainable", True)
             origin = self.fresh_origin(node) if trainable else None
             return Value(kind=Kind.VARIABLE, model=origin)
         if receiver is not None and receiver.kind == Kind.MODEL and method in MODEL_RETURNING_METHODS:
@@ -289,17 +289,20 @@ class Calls:
         return guessed and any(not info.is_keras and any(getattr(item, "name", None) == method for item in info.node.body)
                                for info in self.class_infos.values())
 
-    def _local_call(self, site: Site, func: ast.AST, frame: Frame, traced: bool = False, closure: Frame | None = None) -> Value:
-        cls = self.class_of_function.get(id(func))
-        params = self._params(func)
+    def actuals(self, site: Site, func: ast.AST) -> dict[int, Value]:
+        """The call's arguments by the index of the parameter of `func` each is given to (a
+        method's receiver not written: `agent.act(s)` gives `s` to parameter 1)."""
         offset = self.receiver_offset(func)
-        actuals: dict[int, Value] = {}
-        for index, value in enumerate(site.args):
-            actuals[index + offset] = value
-        names = {p.arg: i for i, p in enumerate(params)}
+        actuals = {index + offset: value for index, value in enumerate(site.args)}
+        names = {p.arg: i for i, p in enumerate(self._params(func))}
         for name, value in site.keywords.items():
             if name in names:
                 actuals[names[name]] = value
+        return actuals
+
+    def _local_call(self, site: Site, func: ast.AST, frame: Frame, traced: bool = False, closure: Frame | None = None) -> Value:
+        cls = self.class_of_function.get(id(func))
+        actuals = self.actuals(site, func)
         datasets = frozenset(index for index, value in actuals.items() if value.role == "dataset")
         closure = closure or self._closure_of(func, cls)
         if frame.changes_outer():
@@ -470,7 +473,7 @@ class Calls:
         if qual in VARIABLE_CONSTRUCTORS:
             if any(v.live for v in site.inputs()):
                 return None  # re-created from a gradient-carrying value: a break rule's business
-            if not _keyword_constant(node, "trainable", True):
+            if not keyword_constant(node, "trainable", True):
                 return Value(kind=Kind.TENSOR)
             return Value(kind=Kind.VARIABLE, model=Origin(OriginKind.NEW, "", "", integer=_integer_variable(node, self.imports)))
         if qual in KERAS_MODEL_FACTORIES or qual.startswith(KERAS_MODEL_PREFIXES):
@@ -505,13 +508,6 @@ DATASET_ITERATION = {"as_numpy_iterator", "get_single_element", "reduce", "cardi
 _LOG_FUNCTIONS = {"tensorflow.math.log", "tensorflow.log", "keras.ops.log", "keras.ops.numpy.log",
                   "tensorflow.nn.log_softmax", "tensorflow.math.log_softmax", "keras.ops.log_softmax",
                   "keras.ops.nn.log_softmax"}
-
-
-def _keyword_constant(node: ast.Call, name: str, default):
-    for keyword in node.keywords:
-        if keyword.arg == name and isinstance(keyword.value, ast.Constant):
-            return keyword.value.value
-    return default
 
 
 def _integer_variable(node: ast.Call, imports) -> bool:

@@ -66,15 +66,7 @@ class Expressions:
         cls = frame.enclosing_class()
         if cls is None or not isinstance(instance.func, ast.ClassDef) or instance.model == cls.origin:
             return False
-        todo, seen = [instance.func], set()
-        while todo:
-            node = todo.pop()
-            if node is cls.node:
-                return True
-            if id(node) not in seen:
-                seen.add(id(node))
-                todo += [self.classes[b.id].node for b in node.bases if isinstance(b, ast.Name) and b.id in self.classes]
-        return False
+        return any(node is cls.node for node in self.classes_up_from(instance.func))
 
     def eval_Attribute(self, node: ast.Attribute, frame: Frame) -> Value:
         key = name_key(node)

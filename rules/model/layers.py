@@ -16,7 +16,7 @@ import ast
 
 from .facts import ClassInfo, Sink, SinkKind, SourceItem, name_key
 from .frame import Frame
-from .library import VARIABLE_CONSTRUCTORS
+from .library import VARIABLE_CONSTRUCTORS, keyword_constant
 from .objects import FUNCTION_NODES
 from .regularizers import declarations, declared_regularizer, gives, regularizer_conditions, regularizer_keyword, zero_strength
 from .values import NO_EFFECT, UNKNOWN, Break, Cut, Grad, Kind, LayerEffect, Origin, OriginKind, Site, Value, evolve, join
@@ -135,7 +135,7 @@ class Layers:
         """The effect of a layer or model Keras builds, with the regularizer it declares."""
         effect = self._constructed_effect(site, frame)
         qual = site.qualname or ""
-        if _frozen(site.node):  # `Dense(1, trainable=False)`: no variable of it is trainable
+        if keyword_constant(site.node, "trainable", True) is False:  # `Dense(1, trainable=False)`: nothing to train
             effect = evolve(effect or LayerEffect(name=qual.rsplit(".", 1)[-1]), weightless=True)
         if qual not in SEQUENTIAL and qual not in FUNCTIONAL and qual.rsplit(".", 1)[-1][:1].isupper():
             effect = self.holding(site, frame, effect)  # (a layer class: `clone_model(model)` builds new layers)
@@ -363,8 +363,7 @@ class Layers:
         func = function.func
         cls = self.class_of_function.get(id(func))
         closure = function.closure or self._closure_of(func, cls)
-        actuals = {self.receiver_offset(func) + index: value for index, value in enumerate(site.args)}
-        ran, _ = self.run_with(func, cls, actuals, closure)
+        ran, _ = self.run_with(func, cls, self.actuals(site, func), closure)
         if ran is None or not ran.returns:
             return None
         return self.op(join(ran.returns), site.node, frame)
@@ -562,9 +561,3 @@ def _first(cuts) -> Cut | None:
 def _part(model: Origin, effect: LayerEffect) -> Origin:
     """The origin of the layers of `model` a `some_cut` leaves without a gradient."""
     return evolve(model, key=f"{model.key}#{effect.part}", part=effect.part, part_of=model.key)
-
-
-def _frozen(node: ast.Call) -> bool:
-    """Built with `trainable=False` written out."""
-    return any(k.arg == "trainable" and isinstance(k.value, ast.Constant) and k.value.value is False
-               for k in node.keywords)

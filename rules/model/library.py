@@ -137,6 +137,14 @@ def graph_attribute(node: ast.Attribute, imports) -> bool:
     return node.attr in _TEST_SESSIONS and isinstance(node.value, ast.Name) and node.value.id == "self"
 
 
+def keyword_constant(node: ast.Call, name: str, default):
+    """The literal given for keyword `name` (`trainable=False`), else `default`."""
+    for keyword in node.keywords:
+        if keyword.arg == name and isinstance(keyword.value, ast.Constant):
+            return keyword.value.value
+    return default
+
+
 def spelled_constant(node: ast.AST, imports) -> bool:
     """A number, or a TensorFlow / NumPy constant made from numbers only."""
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):

@@ -177,13 +177,18 @@ class Objects:
 
     def _methods_up_from(self, cls: ast.ClassDef) -> list[ast.AST]:
         """The methods of `cls` and of the classes of this file it derives from, by name."""
+        return [m for node in self.classes_up_from(cls) for m in node.body
+                if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef))]
+
+    def classes_up_from(self, cls: ast.ClassDef) -> list[ast.ClassDef]:
+        """`cls` and the classes of this file it derives from, by name, each once."""
         found, seen, todo = [], set(), [cls]
         while todo:
             node = todo.pop()
             if id(node) in seen:
                 continue
             seen.add(id(node))
-            found += [m for m in node.body if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef))]
+            found.append(node)
             todo += [self.classes[base.id].node for base in node.bases
                      if isinstance(base, ast.Name) and base.id in self.classes]
         return found

@@ -93,8 +93,6 @@ def _catches_lookup_error(node: ast.AST, doc) -> bool:
     return False
 
 
-
-
 def _helper_place(brk, doc) -> str:
     where = brk.inside or "a helper"
     if brk.path is None:

@@ -180,20 +180,13 @@ def _zipped_with_gradients(doc, sink, sources: ast.AST) -> list[ast.AST]:
     text, grads, found = doc.text(sources), assigned.targets[0].id, []
     for call in doc.nodes_of(ast.Call):
         if not (isinstance(call.func, ast.Attribute) and call.func.attr == "apply_gradients" and call.args
-                and _function_of(doc, call) is sink.function):
+                and doc.scope_of(call) is sink.function):
             continue
         pairs = call.args[0]
         if isinstance(pairs, ast.Call) and isinstance(pairs.func, ast.Name) and pairs.func.id == "zip" \
                 and len(pairs.args) == 2 and doc.text(pairs.args[0]) == grads and doc.text(pairs.args[1]) == text:
             found.append(pairs.args[1])
     return found
-
-
-def _function_of(doc, node: ast.AST) -> ast.AST | None:
-    while (node := doc.parents.get(node)) is not None:
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
-            return node
-    return None
 
 
 def _stateful_layer(effect) -> str:
