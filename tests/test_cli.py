@@ -872,26 +872,29 @@ def test_the_costliest_items_go_out_first_and_the_results_come_back_in_order():
     assert len(chunks[0]) == len(costs) // 8 and [len(chunk) for chunk in chunks[-3:]] == [1, 1, 1]
 
 
-def test_project_roots_are_looked_up_once_per_folder_and_answer_as_project_root(tmp_path, monkeypatch):
+def test_import_roots_are_looked_up_once_per_folder_whatever_the_configuration(tmp_path, monkeypatch):
     import argparse
 
     from gradguard.rules.app import check
     from gradguard.rules.project.config import Config
-    from gradguard.rules.project.files import project_root
+    from gradguard.rules.project.files import import_root
 
     (tmp_path / "a" / ".git").mkdir(parents=True)
-    for name in ("a/x/m.py", "a/x/n.py", "a/m.py", "b/k.py", "b/l.py"):
+    names = ("a/x/m.py", "a/x/n.py", "a/m.py", "b/k.py", "b/l.py", "b/pkg/__init__.py", "b/pkg/sub/__init__.py",
+             "b/pkg/sub/s.py")
+    for name in names:
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / name).write_text("x = 1\n")
-    files = [tmp_path / name for name in ("a/x/m.py", "a/x/n.py", "a/m.py", "b/k.py", "b/l.py")]
+    files = [tmp_path / name for name in names if not name.endswith("__init__.py")]
     looked_up = []
-    monkeypatch.setattr(check, "project_root", lambda path, config: looked_up.append(path) or project_root(path, config))
-    for config, lookups in [(Config(), 3), (Config(root=tmp_path / "a"), 4)]:  # b/ is outside that root: per file
+    monkeypatch.setattr(check, "import_root", lambda path: looked_up.append(path) or import_root(path))
+    # The repository with .git, else the folder above the top package: never the config's folder.
+    expected = [tmp_path / "a"] * 3 + [tmp_path / "b"] * 3
+    for config in (Config(), Config(root=tmp_path / "a" / "x"), Config(root=tmp_path), Config(root=tmp_path / "c")):
         looked_up.clear()
         run = check.CheckRun(argparse.Namespace(), config)
-        assert [run._project_root(path) for path in files] == [project_root(path, config) for path in files]
-        assert len(looked_up) == lookups
-    assert run._project_root(files[0]) == tmp_path / "a" and project_root(files[3], Config()) == tmp_path / "b"
+        assert [run._import_root(path) for path in files] == expected
+        assert len(looked_up) == 4  # a/x, a, b, b/pkg/sub
 
 
 _CHURN = """

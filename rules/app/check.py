@@ -12,7 +12,7 @@ from pathlib import Path
 
 from ..diagnostics import Diagnostic
 from ..project.config import Config, Configs, load_config_file
-from ..project.files import Walk, project_root
+from ..project.files import Walk, import_root, project_root
 from ..source.notebook import Notebook, NotebookError, relabel_lines
 from ..source.text import split_lines
 from . import extras, parallel
@@ -67,8 +67,8 @@ class CheckRun:
     failed: bool = False   # something that makes the exit code 2
     report_stream: object = None  # stdout, or stderr when stdout carries the fixed stdin
     crashed: bool = False  # the analyzer raised on some file
-    resolvers: dict[Path, JediResolver] = field(default_factory=dict)  # one per project root
-    roots: dict[str, Path] = field(default_factory=dict)  # a folder's project root (see _project_root)
+    resolvers: dict[Path, JediResolver] = field(default_factory=dict)  # one per import root
+    roots: dict[str, Path] = field(default_factory=dict)  # a folder's import root (see _import_root)
     deferred_errors: list[str] | None = None  # in a worker: errors for the parent to print
     results: list[tuple[Path, str, list[Diagnostic]]] = field(default_factory=list)  # (path, key, found)
     caches: dict[Path, ResultCache] = field(default_factory=dict)  # one per project root
@@ -166,28 +166,24 @@ class CheckRun:
         return self.caches[root]
 
     def _cross_module(self, document: Document, config: Config) -> dict:
-        """The jedi resolver of the document's project and a fresh time budget, unless jedi is off."""
+        """The jedi resolver of the document's import root and a fresh time budget, unless jedi is off."""
         if self.args.no_jedi or not config.jedi or document.path is None:
             return {}
         from ..model.budget import Budget
         from .resolver import LazyResolver
 
-        root = self._project_root(document.path)
+        root = self._import_root(document.path)
         if root not in self.resolvers:
             self.resolvers[root] = LazyResolver(str(root))  # jedi only for a file that asks
         return {"resolver": self.resolvers[root], "budget": Budget(config.jedi_time_budget)}
 
-    def _project_root(self, path: Path) -> Path:
-        """project_root(path, self.config): the project's, not a subfolder config's; looked up once
-        per folder (it stats each folder above for .git) where every file of the folder has the
-        same answer: no configured root, or the folder is inside it."""
+    def _import_root(self, path: Path) -> Path:
+        """import_root(path): where jedi resolves the file's imports from, whatever the configuration
+        and the order of the files; looked up once per folder (it stats each folder above)."""
         folder = os.path.dirname(os.path.abspath(path))
         root = self.roots.get(folder)
         if root is None:
-            root = project_root(path, self.config)
-            configured = self.config.root
-            if configured is None or _within(folder, os.path.abspath(configured)):
-                self.roots[folder] = root
+            root = self.roots[folder] = import_root(path)
         return root
 
     def _after_fix(self, document: Document, result: FixOutcome, lint_python) -> str | None:
@@ -215,10 +211,6 @@ class CheckRun:
             diagnostics = [dataclasses.replace(d, message=relabel_lines(d.message, source.cell_of_line))
                            for d in diagnostics]
         self.findings.extend((document.display, source, d) for d in diagnostics)
-
-
-def _within(folder: str, root: str) -> bool:
-    return folder == root or folder.startswith(root.rstrip(os.sep) + os.sep)
 
 
 def _diff(document: Document, new_text: str) -> list[str]:

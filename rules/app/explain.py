@@ -24,7 +24,7 @@ from ..diagnostics import Span
 from ..model.inference import Budget, JediResolver
 from ..model.record import recording
 from ..project.config import load_config, load_config_file
-from ..project.files import project_root
+from ..project.files import import_root
 from ..source.notebook import Notebook, NotebookError, relabel_lines
 from .files import decode
 from .output import place
@@ -81,7 +81,7 @@ def explain(position: str, config_file: str | None = None, jedi: bool = True) ->
     config = load_config_file(Path(config_file)) if config_file else load_config(path.resolve().parent)[0]
     cross_module = {}
     if jedi and config.jedi:  # as `check` follows calls into other modules, so its findings are these
-        cross_module = {"resolver": JediResolver(str(project_root(path, config))),
+        cross_module = {"resolver": JediResolver(str(import_root(path))),
                         "budget": Budget(config.jedi_time_budget)}
     with recording() as recorder:
         diagnostics = api.lint(source, display, config, str(path), **cross_module)

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from ..diagnostics import Diagnostic, Edit, Fix, Safety
 from ..project.config import Config
-from ..project.files import project_root, resolve
+from ..project.files import import_root, resolve
 from ..report.suppression import suppression_edit, unused_suppressions
 from ..source.notebook import Notebook, NotebookError
 from .files import decode, write_atomic
@@ -231,7 +231,7 @@ def _unused_in_file(run, display: str, path: Path, resolvers: dict):
 
     cross_module = {}
     if not run.args.no_jedi and config.jedi:
-        root = project_root(path, run.config)
+        root = import_root(path)
         resolver = resolvers.setdefault(root, LazyResolver(str(root)))
         cross_module = {"resolver": resolver, "budget": Budget(config.jedi_time_budget)}
     try:

@@ -66,7 +66,7 @@ class JediResolver:
         self._environment = None
         self._lock = threading.Lock()              # jedi is not thread-safe
         self._goto_cache: dict[tuple, object] = {}  # jedi's interpreted answers
-        self._modules: dict[tuple[str, str], "_ForeignModule | None"] = {}
+        self._modules: dict[tuple, "_ForeignModule | None"] = {}  # by (path, hash, depth, conventions)
         self._logged: set[str] = set()
         self._recent_documents: list[str] = []  # whose parse trees jedi may keep (see _forget_old)
         self.stats = {"questions": 0, "jedi_calls": 0, "cache_hits": 0, "failures": 0, "timeouts": 0}
@@ -212,7 +212,11 @@ class JediResolver:
 
     def _module(self, path: str, budget: Budget, depth: int, sibling: Callable) -> "_ForeignModule | None":
         """Another module, analysed as far as summaries need (`Engine.prepare`) by `sibling` (the
-        asking engine's `Engine.sibling`: the same break rules and name conventions)."""
+        asking engine's `Engine.sibling`: the same break rules and name conventions).
+
+        Kept by what its analysis depends on besides its text: the depth (how much further calls
+        may be followed) and the asker's name conventions, so that a file's findings do not depend
+        on which file asked first. Its later questions charge the budget of the file asking now."""
         try:
             if os.path.getsize(path) > MAX_MODULE_BYTES:
                 return None
@@ -220,10 +224,14 @@ class JediResolver:
                 source = handle.read()
         except (OSError, UnicodeDecodeError):
             return None
-        key = (path, hashlib.sha1(source.encode("utf-8", "surrogatepass")).hexdigest())
+        conventions = getattr(getattr(sibling, "__self__", None), "conventions", None)
+        key = (path, hashlib.sha1(source.encode("utf-8", "surrogatepass")).hexdigest(), depth, conventions)
         if key not in self._modules:
             self._modules[key] = _ForeignModule.analyse(path, source, budget, depth + 1, sibling)
-        return self._modules[key]
+        module = self._modules[key]
+        if module is not None:
+            module.engine.budget = budget
+        return module
 
 
 @dataclass(eq=False, repr=False)

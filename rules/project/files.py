@@ -107,6 +107,19 @@ def project_root(path: Path, config: Config) -> Path:
     return start
 
 
+def import_root(path: Path) -> Path:
+    """The folder jedi resolves a file's imports from (its jedi Project): the nearest folder with
+    .git above the file, else the folder holding its top package (the first folder upwards
+    without `__init__.py`). The file's location alone decides, never a configuration file's."""
+    folder = Path(os.path.abspath(path)).parent
+    for above in (folder, *folder.parents):
+        if (above / ".git").exists():
+            return above
+    while (folder / "__init__.py").is_file() and folder.parent != folder:
+        folder = folder.parent
+    return folder
+
+
 def _inside(path: Path, folder: Path) -> bool:
     try:
         Path(os.path.abspath(path)).relative_to(os.path.abspath(folder))
