@@ -8,6 +8,7 @@ from ..source.imports import is_differentiable_numpy, is_numpy, is_tensorflow
 from . import no_gradient
 from .custom_gradients import inspect as inspect_custom_gradient, is_custom_gradient_def
 from .facts import MinimizeCall, attribute_key, name_key
+from .binding import bind
 from .frame import Frame
 from .library import (keyword_constant, spelled_constant, TF_FUNCTION, VARIABLE_CONSTRUCTORS, NUMPY_FUNCTIONS, COLLECTION_ADDERS, FIT_METHODS, is_integer_dtype, GRADIENT_METHODS, KERAS_MODEL_FACTORIES, KERAS_MODEL_PREFIXES,
                       MODEL_RETURNING_METHODS, NOT_FORWARD_METHODS, NOT_TENSOR_NAMESPACES, PREDICT_METHODS)
@@ -270,9 +271,7 @@ class Calls:
             return foreign  # a name from `from helpers import *`
         if callee.kind == Kind.UNKNOWN and not callee.live and isinstance(node.func, ast.Attribute) \
                 and (frame.tapes or frame.loss_function) and self._inferred_model(node.func):
-            key = name_key(node.func) or self.doc.text(node.func)
-            origin = Origin(OriginKind.MODEL, key, f"attr:{key}", self.doc.span(node.func))
-            return self._special_call(site, Value(kind=Kind.MODEL, model=origin), frame)
+            return self._special_call(site, Value(kind=Kind.MODEL, model=self.inferred_origin(node.func)), frame)
         if callee.kind == Kind.UNKNOWN and not callee.live and isinstance(node.func, ast.Name) \
                 and self.conventions.model(node.func.id) and frame.lookup(node.func.id) is None:
             origin = Origin(OriginKind.MODEL, node.func.id, f"name:{node.func.id}", self.doc.span(node.func), guessed=True)
@@ -290,15 +289,10 @@ class Calls:
                                for info in self.class_infos.values())
 
     def actuals(self, site: Site, func: ast.AST) -> dict[int, Value]:
-        """The call's arguments by the index of the parameter of `func` each is given to (a
-        method's receiver not written: `agent.act(s)` gives `s` to parameter 1)."""
-        offset = self.receiver_offset(func)
-        actuals = {index + offset: value for index, value in enumerate(site.args)}
-        names = {p.arg: i for i, p in enumerate(self._params(func))}
-        for name, value in site.keywords.items():
-            if name in names:
-                actuals[names[name]] = value
-        return actuals
+        """The call's arguments by the index of the parameter of `func` each is given to
+        (binding.bind; a method's receiver not written: `agent.act(s)` gives `s` to parameter 1)."""
+        nodes = site.node.args if isinstance(site.node, ast.Call) and len(site.node.args) == len(site.args) else None
+        return bind(func.args, self._params(func), site.args, nodes, site.keywords, self.receiver_offset(func))
 
     def _local_call(self, site: Site, func: ast.AST, frame: Frame, traced: bool = False, closure: Frame | None = None) -> Value:
         cls = self.class_of_function.get(id(func))
@@ -343,6 +337,11 @@ class Calls:
             return None
         call = Site(site.node, None, None, None, list(inp.items), {}, self.doc)
         return self._local_call(call, func.func, frame)
+
+    def inferred_origin(self, node: ast.Attribute) -> Origin:
+        """The model jedi says `agent.tower` is: one origin for its calls and its variables."""
+        key = name_key(node) or self.doc.text(node)
+        return Origin(OriginKind.MODEL, key, f"attr:{key}", self.doc.span(node))
 
     def _inferred_model(self, func: ast.Attribute) -> bool:
         """jedi says `agent.tower` is a Keras model (its class is defined in another module).
@@ -415,6 +414,8 @@ class Calls:
             # `dist.copy()`, `slicer(dist)`: what is made of a distribution still refers to its
             # variables, and nothing says it computes anything here (`dist.log_prob(x)` does).
             return evolve(value, kind=Kind.TENSOR, items=None, role="holder")
+        if self.unknown_function(site, callee, frame):
+            return self.unknown_call(site, callee, value, frame)
         if site.receiver is not None and site.receiver.kind in (Kind.UNKNOWN, Kind.NUMBER) and not qual \
                 or site.receiver is None and value.kind == Kind.TENSOR and not is_tensorflow(qual) and not is_numpy(qual):
             # A method of an object nobody can see (`solver.solve(fn, t0, y0)`), or a function of

@@ -11,7 +11,7 @@ from ..source.questions import ModuleQuestion
 from .freshness import body_names
 from .facts import ClassInfo, name_key
 from .frame import Frame
-from .library import COLLECTION_ADDERS
+from .library import COLLECTION_ADDERS, known_library
 from .values import UNKNOWN, Grad, Kind, Value, evolve, join
 
 
@@ -24,6 +24,13 @@ def _appended_names(nodes: list[ast.AST], imports) -> frozenset[str]:
             func = node.func
             if type(func) is ast.Attribute and func.attr in COLLECTION_ADDERS and type(func.value) is ast.Attribute:
                 names.add(func.value.attr)
+            for arg in (*node.args, *(k.value for k in node.keywords)):
+                # `run(x.memory.append)`: whoever is handed the method adds to `x.memory`; and an
+                # attribute handed to a function of no library known here may be added to there.
+                if type(arg) is ast.Attribute and arg.attr in COLLECTION_ADDERS and type(arg.value) is ast.Attribute:
+                    names.add(arg.value.attr)
+                elif type(arg) is ast.Attribute and (qualname := imports.qualname(func)) is not None and not known_library(qualname):
+                    names.add(arg.attr)
         elif kind is ast.Subscript and type(node.ctx) is ast.Store and type(node.value) is ast.Attribute:
             names.add(node.value.attr)
     return frozenset(names)

@@ -32,11 +32,12 @@ from .library import COLLECTION_ADDERS, KERAS_BASES, KERAS_MODEL_PACKAGES, TF_MO
 from .record import engine_class
 from .sinks import Sinks
 from .statements import Statements
-from .values import (UNKNOWN, Cut, Grad, Kind, Origin, OriginKind, Value, evolve, join, recorded_from_here, through,
+from .unknown import Unknown
+from .values import (UNKNOWN, Cut, Grad, Kind, Origin, OriginKind, Value, evolve, join, models_reached, recorded_from_here, through,
                      variable_origins)
 
 
-class Engine(Statements, Expressions, Calls, Objects, Layers, Sinks, Effects):
+class Engine(Statements, Expressions, Calls, Unknown, Objects, Layers, Sinks, Effects):
     def __init__(self, doc: Document, break_rules, *, resolver=None, budget=None, depth: int = 0,
                  conventions: NameConventions = DEFAULT) -> None:
         self.doc = doc
@@ -275,8 +276,11 @@ class Engine(Statements, Expressions, Calls, Objects, Layers, Sinks, Effects):
         return self._nested
 
     def _params(self, node: ast.AST) -> list[ast.arg]:
+        """Every parameter, in the order `Calls.actuals` indexes them: positional, keyword-only,
+        then `*args` and `**kwargs`."""
         args = node.args
-        return [*args.posonlyargs, *args.args, *args.kwonlyargs]
+        return [*args.posonlyargs, *args.args, *args.kwonlyargs,
+                *([args.vararg] if args.vararg else []), *([args.kwarg] if args.kwarg else [])]
 
     def receiver_offset(self, func: ast.AST) -> int:
         """1 for a method of this file's class that takes `self` (a call's first argument is then
@@ -285,7 +289,7 @@ class Engine(Statements, Expressions, Calls, Objects, Layers, Sinks, Effects):
         return 1 if self.class_of_function.get(id(func)) is not None and params and params[0].arg == "self" else 0
 
     def _bind_entry_params(self, node: ast.AST, frame: Frame) -> None:
-        params = self._params(node)
+        params = [p for p in self._params(node) if p is not node.args.vararg and p is not node.args.kwarg]
         loss = frame.loss_function
         literal = _literal_defaults(node)
         for index, param in enumerate(params):
@@ -447,6 +451,10 @@ class Engine(Statements, Expressions, Calls, Objects, Layers, Sinks, Effects):
             grads = set(actual.live)
             if actual.kind == Kind.MODEL and actual.model is not None and not _weightless(actual):
                 grads.add(Grad(actual.model, call_span, None, bootstrap=self._bootstrap_call(node)))
+            elif actual.model is None:
+                # Models held in what was given (`run_all([tower_a, tower_b], x)`): the function may
+                # call any of them, or none.
+                grads |= {Grad(origin, call_span, None, opaque=True) for origin in models_reached(actual)}
             elif actual.kind in (Kind.VARIABLES, Kind.VARIABLE) and not actual.live:
                 # Variables handed in (`critic(variables, x)`) are read by the function's body.
                 grads |= {Grad(origin, call_span, None) for origin in variable_origins(actual)}

@@ -6,7 +6,7 @@ import ast
 from . import no_gradient
 from .facts import ConstantFallback, attribute_key, name_key
 from .frame import Frame, _handler
-from .library import (MODEL_ATTRS_WITHOUT_GRADIENT, NOT_FORWARD_METHODS, PREDICT_METHODS, TENSOR_ATTRS_WITHOUT_GRADIENT,
+from .library import (COLLECTION_ADDERS, MODEL_ATTRS_WITHOUT_GRADIENT, NOT_FORWARD_METHODS, PREDICT_METHODS, TENSOR_ATTRS_WITHOUT_GRADIENT,
                       VARIABLE_ATTRS, WEIGHT_ATTRS, spelled_constant)
 from .objects import holder_variables
 from .values import (UNKNOWN, Grad, Kind, Origin, OriginKind, Site, Value, evolve, held, join, variable_origins,
@@ -80,6 +80,9 @@ class Expressions:
         if (qualname := self.imports.qualname(node)) is not None:
             return Value(constant=qualname)  # `tf.float32`, `np.pi`: module constants carry no gradient
         base = self.eval(node.value, frame)
+        if node.attr in COLLECTION_ADDERS and (base_key := name_key(node.value)) is not None \
+                and base.kind not in (Kind.TENSOR, Kind.VARIABLE, Kind.MODEL, Kind.TAPE):
+            return Value(role=("adder", base_key))  # `history.append` handed on: whoever calls it adds to `history`
         if base.role == "instance" and (attribute := held(base, node.attr)) is not None:
             return self._read(attribute, node)  # `agent.net`: what the object's `__init__` set
         if base.role == "instance" and _defines(base.func, node.attr):
@@ -96,6 +99,12 @@ class Expressions:
             listed = no_gradient.outputs(self.imports.qualname(node.value.func))
             if node.attr in listed and listed[node.attr]["position"] < len(base.items):
                 return base.items[listed[node.attr]["position"]]  # `tf.math.top_k(x).indices`
+        if node.attr in VARIABLE_ATTRS and base.kind not in (Kind.MODEL, Kind.VARIABLE, Kind.VARIABLES) \
+                and isinstance(node.value, ast.Attribute) and self._inferred_model(node.value):
+            # `agent.scorer.trainable_variables`, jedi saying `agent.scorer` is a Keras model
+            return Value(kind=Kind.VARIABLES, sources=frozenset({self.inferred_origin(node.value)}))
+        if base.kind == Kind.TAPE:
+            return Value(tape=base.tape)  # `tape.watch`, handed on: whoever calls it may watch anything
         if base.kind == Kind.MODEL:
             if node.attr in VARIABLE_ATTRS and base.model is not None and self._may_be_self(base, frame):
                 # `model.trainable_variables` in a method of `model`'s class (a tutorial's

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import ast
 
+from ..source.imports import is_numpy, is_tensorflow
 from ..source.questions import ModuleQuestion
 
 KERAS_MODEL_FACTORIES = (
@@ -84,6 +85,13 @@ def is_keras_2_only(qualname: str | None) -> bool:
 
 GRADIENT_METHODS = {"gradient", "jacobian", "batch_jacobian"}
 FIT_METHODS = {"fit", "fit_generator", "train_on_batch"}  # Keras differentiates the compiled loss
+def known_library(qualname: str) -> bool:
+    """A function of a library whose meaning is known here: TensorFlow's and Keras's ops (the
+    no-gradient table says which cut), NumPy's, and TF Probability's (the holder tables). Any other
+    library's function is unknown: its result may depend on all it is given, and proves nothing."""
+    return is_tensorflow(qualname) or is_numpy(qualname) or qualname.startswith("tensorflow_probability.")
+
+
 COLLECTION_ADDERS = frozenset({"append", "extend", "insert", "add", "appendleft", "update"})
 
 

@@ -10,7 +10,7 @@ from ..source.walk import walk
 from .callbacks import CALLBACKS, GRAPH_LOOPS, VECTORIZED_FALLBACK
 from .frame import Frame
 from .library import spelled_constant
-from .values import UNKNOWN, Cut, Grad, Kind, LayerEffect, Site, Value, evolve, held, join, variable_origins
+from .values import UNKNOWN, Cut, Grad, Kind, LayerEffect, Site, Value, evolve, held, join, models_reached, variable_origins
 
 # TF Probability objects that hold references to the variables and tensors they are given
 # (`_reference_holder`): every class of the library but its Keras layers (distributions, bijectors,
@@ -138,7 +138,7 @@ class Objects:
         # A plain class's `self` among them (`helper(self)`; read in a class defined in a method): its attributes.
         held += [attribute for v in [*given, *held] if v.role == "self" for attribute in self._attributes_of_self(v)]
         given = [*given, *held]
-        models = [v.model for v in given if v.kind == Kind.MODEL and v.model]
+        models = sorted({model for v in given for model in models_reached(v)}, key=lambda o: o.key)
         held_variables = [origin for held_value in held
                           if held_value.kind in (Kind.VARIABLE, Kind.VARIABLES) for origin in variable_origins(held_value)]
         # A tensor it holds (`self.value = h`) may be what it returns, as computed (before the tape, or cut):

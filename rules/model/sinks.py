@@ -36,8 +36,10 @@ class Sinks:
             # list: only a list is what `if grads:` cannot test.
             sources = site.args[1] if len(site.args) > 1 else site.keywords.get("sources", UNKNOWN)
             one = sources.kind in (Kind.VARIABLE, Kind.TENSOR) and sources.items is None
-            # With `unconnected_gradients=ZERO` no element is None: `if not grads` tests emptiness.
-            listed = Kind.UNKNOWN if asks_for_zeros(node) else Kind.GRADS
+            # Only sources known to be a list give a list; with `unconnected_gradients=ZERO` no
+            # element is None: `if not grads` tests emptiness.
+            many = sources.kind == Kind.VARIABLES or sources.items is not None
+            listed = Kind.GRADS if many and not asks_for_zeros(node) else Kind.UNKNOWN
             return self.op(Value(target.live, kind=Kind.TENSOR if one else listed), node, frame)
         return UNKNOWN
 
@@ -153,6 +155,11 @@ class Sinks:
         if value.kind == Kind.VARIABLES:
             # Variables of something unknown (`list(bijector.trainable_variables)`): no origin to
             # claim about; the other items still are what they are (status.differentiated).
+            return [SourceItem(node, value, frozenset())]
+        if value.kind == Kind.UNKNOWN and not value.watched and all(g.opaque for g in value.live):
+            # Sources nobody can follow (`params` from another module, `_opaque(variables)`): they
+            # may be exactly what the loss still differentiates, or anything else; no claim rests
+            # on which.
             return [SourceItem(node, value, frozenset())]
         return None
 

@@ -124,14 +124,9 @@ def differentiated(sink: Sink, parts: dict[str, set[Origin]] | None = None) -> s
     and the tensors that tape itself watched)."""
     if sink.sources is not None:
         asked = set().union(*(item.origins for item in sink.sources))
-        if any(item.value.kind == Kind.VARIABLES and not item.origins for item in sink.sources):
-            # Some of the sources are a model's variables nobody can name (`model.trainable_variables`
-            # of a model made by an unknown call): they may be those of any model the loss reads. A
-            # variable of its own (`log_alpha = tf.Variable(...)`) is not known to be among them, so
-            # no claim rests on it.
-            read = {g.origin for g in sink.target.live} | {c.grad.origin for c in sink.target.cut
-                                                          if not _only_held_constant(c.grad.origin, sink)}
-            asked |= {o for o in read if o.kind is OriginKind.MODEL}
+        # A model's variables nobody can name among them (`model.trainable_variables` of a model
+        # made by an unknown call) may be those of any model the loss reads, or of none: no claim
+        # rests on which.
         keys = {o.key for item in sink.sources if item.value.role != "subset" for o in item.origins}
         grads = [*sink.target.live, *(c.grad for c in sink.target.cut)]
         used_parts = {g.origin for g in grads if g.origin.part_of is not None and g.origin.part_of in keys}

@@ -263,6 +263,30 @@ def _joined_vanish(values, live: frozenset) -> frozenset:
     return frozenset(out)
 
 
+def maybe(value: Value, given: list[Value], site: Span) -> Value:
+    """What a function nobody can see returns, computed from `value` (what it was `given` joined):
+    it may depend on everything that carries and on every model and variable it was given, at any
+    depth, and is proof of nothing (not that a gradient flows, nor of what kind of object it is).
+    Its paths are opaque: enough to say a loss uses a model, never to report a break, an unrecorded
+    path, or an unstopped one. What was cut before the call stays cut."""
+    live = {g if g.opaque else evolve(g, opaque=True) for g in value.live}
+    live |= {Grad(origin, site, None, opaque=True) for v in given for origin in trainables_reached(v)}
+    return Value(frozenset(live), value.cut, Kind.UNKNOWN, vanish=value.vanish)
+
+
+def trainables_reached(value: Value, depth: int = 4) -> frozenset[Origin]:
+    """The models and variables a value hands to whoever is given it (`models_reached`, and the
+    variables it is or holds)."""
+    found = set(models_reached(value, depth)) | set(variable_origins(value)) \
+        if value.kind in (Kind.VARIABLE, Kind.VARIABLES) else set(models_reached(value, depth))
+    if depth:
+        for item in value.items or ():
+            found |= trainables_reached(item, depth - 1)
+        for _, item in value.fields or ():
+            found |= trainables_reached(item, depth - 1)
+    return frozenset(found)
+
+
 def recorded_from_here(grad: Grad) -> Grad:
     """`grad` as if its dependency started here: no op recorded or dropped yet, so the tapes active
     at the next op decide (something called runs now; a penalty Keras adds to a compiled loss)."""
@@ -296,6 +320,23 @@ def held(value: Value, name: str) -> Value | None:
             and not (entry.live or entry.cut or entry.fields):
         return None
     return entry
+
+
+def models_reached(value: Value, depth: int = 4) -> frozenset[Origin]:
+    """The models a value hands to whoever is given it: itself, the models it stands for (one of
+    several: `m` of `for m in [actor, critic]`), and those its elements and fields hold, at any
+    depth (`run_all([tower_a, tower_b], x)`, `{"net": model}`)."""
+    found = set()
+    if value.kind == Kind.MODEL:
+        if value.model is not None:
+            found.add(value.model)
+        found |= value.sources
+    if depth:
+        for item in value.items or ():
+            found |= models_reached(item, depth - 1)
+        for _, item in value.fields or ():
+            found |= models_reached(item, depth - 1)
+    return frozenset(found)
 
 
 def variable_origins(value: Value) -> frozenset[Origin]:

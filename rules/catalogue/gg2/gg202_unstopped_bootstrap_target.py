@@ -76,7 +76,8 @@ grads = tape.gradient(loss, model.trainable_variables)
             if sink.kind is not SinkKind.GRADIENT or _stops_gradients_itself(sink):
                 continue
             for origin, status in sink_status(analysis, sink).items():
-                targets = {g.site for g in status.live if g.bootstrap}
+                # (a path through a function nobody can see is no proof that the target trains)
+                targets = {g.site for g in status.live if g.bootstrap and not g.opaque}
                 if not targets or not _also_predicts(status):
                     continue
                 for site in sorted(targets):
@@ -103,7 +104,7 @@ grads = tape.gradient(loss, model.trainable_variables)
         trained = {o for sink in analysis.sinks if sink.kind is SinkKind.GRADIENT and not _stops_gradients_itself(sink)
                    for o, s in sink_status(analysis, sink).items() if s.live}
         for prediction, advantage in analysis.unstopped_advantages:
-            models = sorted({g.origin.name for g in advantage.live if g.origin in trained})
+            models = sorted({g.origin.name for g in advantage.live if g.origin in trained and not g.opaque})
             if not models:
                 continue
             text = doc.short(prediction)
@@ -118,7 +119,7 @@ def _also_predicts(status) -> bool:
     """The network also makes the prediction the target is compared with: live, or cut by a break
     another rule reports. Whether that break is fixed, selected or suppressed, the target is this
     rule's own finding (fixing the break alone would leave a target that trains too)."""
-    return any(not g.bootstrap for g in status.live) or \
+    return any(not g.bootstrap and not g.opaque for g in status.live) or \
         any(not c.grad.bootstrap and not c.brk.deliberate for c in status.cuts)
 
 

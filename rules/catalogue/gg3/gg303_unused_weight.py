@@ -90,6 +90,8 @@ grads = tape.gradient(loss, layer.trainable_variables)
             later = [m for m in methods if m.name not in _SETUP_METHODS]
             later += [d for m in methods if m.name in _SETUP_METHODS for d in _deferred(m)]
             read = {n.attr for m in later for n in walk(m) if _is_self_attribute(n) and isinstance(n.ctx, ast.Load)}
+            if any(_self_handed_on(doc, m) for m in later):
+                continue  # (`helper(self)`, `getattr(self, name)`: may read any weight, `trainable_weights` too)
             for method in methods:
                 if method.name not in ("__init__", "build"):
                     continue
@@ -110,6 +112,18 @@ grads = tape.gradient(loss, layer.trainable_variables)
             message = (f"`{name}` is a trainable weight of `{cls.node.name}` that no method uses, so its gradient "
                        f"is always None")
         return Diagnostic(self.code, self.severity, message, doc.span(target))
+
+
+def _self_handed_on(doc, method: ast.AST) -> bool:
+    """`self` itself is read in the method, not only an attribute of it: whoever is given it may
+    read any of its weights."""
+    parents = doc.parents
+    for node in walk(method):
+        if isinstance(node, ast.Name) and node.id == "self" and isinstance(node.ctx, ast.Load):
+            parent = parents.get(node)
+            if not (isinstance(parent, ast.Attribute) and parent.value is node):
+                return True
+    return False
 
 
 def _is_self_attribute(node: ast.AST) -> bool:

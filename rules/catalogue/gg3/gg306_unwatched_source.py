@@ -136,9 +136,10 @@ def _rebound_after_block(doc, sink, name: str) -> bool:
 
 
 def _may_be_watched(sink) -> bool:
-    """The tape watched something the model cannot follow by name (a loop variable, `inputs[0]`):
-    that may well be this source."""
-    return sink.tape is not None and sink.tape.watches_untracked
+    """The tape watched something the model cannot follow by name (a loop variable, `inputs[0]`,
+    whatever a function nobody can see was handed the tape for), or is itself nobody knows which
+    tape (taken for one by its name): that may well be this source."""
+    return sink.tape is None or sink.tape.watches_untracked
 
 
 def _enclosing_class(doc, node: ast.AST) -> ast.ClassDef | None:

@@ -65,7 +65,7 @@ optimizer.apply_gradients(zip(grads, [w]))
                 message = (f"`{doc.short(call.func.value)}` is a Keras 3 optimizer: it has no `minimize`; "
                            f"compute the loss in a `tf.GradientTape` and call `apply_gradients`")
                 fixes = self._fixes(doc, call, parents) if callable_loss else ()
-            elif not callable_loss and (loss.live or loss.cut or loss.kind == Kind.TENSOR) \
+            elif not callable_loss and _proven_tensor(loss) \
                     and not any(k.arg == "tape" for k in call.keywords) \
                     and not doc.ask(builds_graphs):
                 # Keras 2 takes a tensor with its tape, TF1 graph code takes one; the graph test
@@ -98,3 +98,9 @@ optimizer.apply_gradients(zip(grads, [w]))
         span = doc.span(statement)
         return (make_fix("Rewrite as a `GradientTape` step with `apply_gradients`", Safety.UNSAFE,
                          [Edit(span, text), *imports], preferred=True),)
+
+
+def _proven_tensor(value) -> bool:
+    """A tensor (or array) for sure: of that kind, or carrying a gradient no unknown function
+    passed on (what a function nobody can see returns may be a function too)."""
+    return value.kind in (Kind.TENSOR, Kind.NUMPY) or any(not g.opaque for g in value.live)
