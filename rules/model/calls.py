@@ -14,6 +14,7 @@ from .library import (keyword_constant, spelled_constant, TF_FUNCTION, VARIABLE_
                       MODEL_RETURNING_METHODS, NOT_FORWARD_METHODS, NOT_TENSOR_NAMESPACES, PREDICT_METHODS)
 from .objects import FUNCTION_NODES, NOT_HOLDERS, TFP_HOLDERS, TFP_VARIABLES, evaluates_holder, refers, self_free_method
 from .regularizers import gives
+from .unknown import aliases
 from .values import (UNKNOWN, Break, Grad, Kind, LayerEffect, Origin, OriginKind, Site, Value, cut_by, evolve, held, join,
                      recorded_from_here, variable_origins)
 
@@ -182,7 +183,8 @@ class Calls:
 
     def _mutate_receiver(self, site: Site, result: Value, frame: Frame) -> None:
         key = name_key(site.node.func.value) if isinstance(site.node.func, ast.Attribute) else None
-        if key is not None:
+        # (`_opaque(cache).assign(v)`: whichever of the names it was given the receiver is)
+        for key in [key] if key is not None else aliases(site.receiver) if site.receiver is not None else ():
             old = frame.lookup(key) or UNKNOWN
             frame.env[key] = evolve(old, cut=old.cut | result.cut)
         receiver = site.receiver

@@ -9,6 +9,7 @@ from .frame import Frame, _handler
 from .library import (COLLECTION_ADDERS, MODEL_ATTRS_WITHOUT_GRADIENT, NOT_FORWARD_METHODS, PREDICT_METHODS, TENSOR_ATTRS_WITHOUT_GRADIENT,
                       VARIABLE_ATTRS, WEIGHT_ATTRS, spelled_constant)
 from .objects import holder_variables
+from .unknown import ALIASES
 from .values import (UNKNOWN, Grad, Kind, Origin, OriginKind, Site, Value, evolve, held, join, variable_origins,
                      with_fallback)
 
@@ -82,7 +83,7 @@ class Expressions:
         base = self.eval(node.value, frame)
         if node.attr in COLLECTION_ADDERS and (base_key := name_key(node.value)) is not None \
                 and base.kind not in (Kind.TENSOR, Kind.VARIABLE, Kind.MODEL, Kind.TAPE):
-            return Value(role=("adder", base_key))  # `history.append` handed on: whoever calls it adds to `history`
+            return Value(role=(ALIASES, base_key))  # `history.append` handed on: whoever calls it adds to `history`
         if base.role == "instance" and (attribute := held(base, node.attr)) is not None:
             return self._read(attribute, node)  # `agent.net`: what the object's `__init__` set
         if base.role == "instance" and _defines(base.func, node.attr):

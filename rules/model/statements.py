@@ -10,6 +10,7 @@ from .frame import Frame, _handler
 from .library import spelled_constant
 from .objects import refers, rename_in
 from ..diagnostics import Span
+from .unknown import aliases
 from .values import UNKNOWN, Break, Cut, Grad, Kind, Origin, OriginKind, Value, evolve, join
 
 _MAX_DOUBLED_LOOPS = 4  # nested loops deeper than this are walked once per level
@@ -261,6 +262,11 @@ class Statements:
                     self.note_mutation(dotted, value, frame)  # (a function setting a module object's attribute)
                     self.set_field(target.value.id, target.attr, value, frame)
                 frame.env[dotted] = value  # `store.value = h`: read back as `store.value`
+                return
+            if isinstance(target, ast.Attribute):  # `_opaque(store).value = h`: may set `store.value`
+                for alias in aliases(self.eval(target.value, frame)):
+                    dotted = f"{alias}.{target.attr}"
+                    frame.env[dotted] = join([frame.lookup(dotted) or UNKNOWN, value])
                 return
             if isinstance(target, ast.Subscript):
                 base = name_key(target.value)

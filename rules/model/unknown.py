@@ -15,33 +15,40 @@ from .library import known_library
 from .values import Kind, Site, Value, evolve, maybe
 
 PYTHON_BUILTINS = frozenset(dir(builtins))
-# What a call cannot add elements to.
-NOT_CONTAINERS = (Kind.TENSOR, Kind.VARIABLE, Kind.MODEL, Kind.NUMBER, Kind.TAPE, Kind.CALLABLE)
+# What a call cannot change (a tensor may be a non-trainable variable: `cache.assign(v)`).
+NOT_CONTAINERS = (Kind.MODEL, Kind.NUMBER, Kind.TAPE, Kind.CALLABLE)
+# `Value.role` of what may be one of the named values a call was given: (ALIASES, key, ...).
+ALIASES = "may be"
+
+
+def aliases(value: Value) -> tuple[str, ...]:
+    """The names whose values `value` may be (`history.append` is `history`'s)."""
+    return value.role[1:] if isinstance(value.role, tuple) and value.role[:1] == (ALIASES,) else ()
 
 
 class Unknown:
     def unknown_call(self, site: Site, callee: Value, value: Value, frame: Frame) -> Value:
         """A call nobody can follow: its result may depend on all it was given (`maybe`), not run
         through `op` (the identity, or `tf.stop_gradient`, for all we know), and it may change what
-        it was given: a tape handed to it may watch anything; a list handed to it, or whose
-        `append` it was handed, may hold anything it was given (also what a function it returns is
-        given later: `_opaque(history.append)(x)`)."""
+        it was given: a tape handed to it may watch anything; a list, an object or a variable
+        handed to it (or whose `append` it was handed) may hold anything it was given. What it
+        returns may be any of the named values it was given (`aliases`): a method called on that
+        later, or an attribute set on it, may change them too (`_opaque(cache).assign(v)`)."""
         given = [*site.inputs(), callee]
         for value_given in given:
             if isinstance(value_given.tape, TapeInfo):
                 value_given.tape.watches_untracked = True
         result = maybe(value, given, self.doc.span(site.node))
-        adders = tuple(sorted({key for v in given if isinstance(v.role, tuple) and v.role[0] in ("adder", "adds to")
-                               for key in v.role[1:]}))
         nodes = [*site.node.args, *(k.value for k in site.node.keywords)] if isinstance(site.node, ast.Call) else []
-        changed = set(adders) | {key for node in nodes if (key := name_key(node)) is not None}
-        for key in sorted(changed):
+        named = {key for node in nodes if (key := name_key(node)) is not None}
+        reached = named | {key for v in given for key in aliases(v)}
+        for key in sorted(reached):
             old = frame.lookup(key)
             if old is None or old.kind in NOT_CONTAINERS:
                 continue  # (not a container a call can add to)
             self.note_mutation(key, result, frame)
             frame.env[key] = evolve(old, live=old.live | result.live, cut=old.cut | result.cut, items=None, elements=None)
-        return evolve(result, role=("adds to", *adders)) if adders else result
+        return evolve(result, role=(ALIASES, *sorted(reached))) if reached else result
 
     def unknown_function(self, site: Site, callee: Value, frame: Frame) -> bool:
         """Nothing known says what the call computes: a function of a library without a table here
@@ -59,5 +66,5 @@ class Unknown:
             return func.id not in PYTHON_BUILTINS or frame.lookup(func.id) is not None
         if isinstance(func, ast.Attribute):
             receiver = site.receiver
-            return receiver is not None and receiver.kind == Kind.UNKNOWN and receiver.role is None
+            return receiver is not None and receiver.kind == Kind.UNKNOWN and (receiver.role is None or bool(aliases(receiver)))
         return func is not None

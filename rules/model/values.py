@@ -239,6 +239,8 @@ def join(values, kind: Kind | None = None) -> Value:
         cut |= value.cut
         kinds.add(value.kind)
         sources |= value.sources
+        if value.kind == Kind.MODEL and value.model is not None:
+            sources.add(value.model)  # (`a if c else b`, `[unknown, model]`: one of them, each still itself)
         if value.vanish and fallbacks is None:
             fallbacks = values
     if kind is None:
@@ -277,8 +279,7 @@ def maybe(value: Value, given: list[Value], site: Span) -> Value:
 def trainables_reached(value: Value, depth: int = 4) -> frozenset[Origin]:
     """The models and variables a value hands to whoever is given it (`models_reached`, and the
     variables it is or holds)."""
-    found = set(models_reached(value, depth)) | set(variable_origins(value)) \
-        if value.kind in (Kind.VARIABLE, Kind.VARIABLES) else set(models_reached(value, depth))
+    found = set(models_reached(value, depth)) | set(value.sources) | set(variable_origins(value))
     if depth:
         for item in value.items or ():
             found |= trainables_reached(item, depth - 1)
@@ -327,10 +328,10 @@ def models_reached(value: Value, depth: int = 4) -> frozenset[Origin]:
     several: `m` of `for m in [actor, critic]`), and those its elements and fields hold, at any
     depth (`run_all([tower_a, tower_b], x)`, `{"net": model}`)."""
     found = set()
-    if value.kind == Kind.MODEL:
-        if value.model is not None:
-            found.add(value.model)
-        found |= value.sources
+    if value.kind == Kind.MODEL and value.model is not None:
+        found.add(value.model)
+    if value.kind in (Kind.MODEL, Kind.UNKNOWN):
+        found |= value.sources  # (one of several models; a join of models with what is not one)
     if depth:
         for item in value.items or ():
             found |= models_reached(item, depth - 1)

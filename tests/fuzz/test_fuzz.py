@@ -289,11 +289,13 @@ def test_the_straight_through_fix_on_a_loss_outside_the_tape_is_idempotent():
 
 
 def test_a_model_lookalike_called_after_numpy_does_not_crash_gg302():
-    """`model.numpy()(x)` made a model output with no origin; GG302's fix finder crashed on it."""
+    """`model.numpy()(x)` made a model output with no origin; GG302's fix finder crashed on it.
+    (What `model.numpy()` returns, called, is a value nobody can follow: it may use the model, so
+    no "never uses" claim rests on it.)"""
     source = ("import tensorflow as tf\nmodel = tf.keras.Sequential([tf.keras.layers.Dense(1)])\n"
               "with tf.GradientTape() as tape:\n    loss = model.numpy()(1.0)\n"
               "grads = tape.gradient(loss, model.trainable_variables)\n")
-    assert [d.code for d in lint(source, "m.py")] == ["GG302"]
+    assert [d.code for d in lint(source, "m.py")] == []
 
 
 def test_notebook_cells_with_cr_line_endings_keep_their_positions():
