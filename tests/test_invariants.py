@@ -1,5 +1,6 @@
-"""The opacity invariant (tests/invariants/opacity.py): hiding one part of a program behind a
-function nobody can see never adds a finding. No TensorFlow: only gradguard runs.
+"""The invariants (docs/invariants.md), without TensorFlow: hiding one part of a program behind a
+function nobody can see never adds a finding (tests/invariants/opacity.py); the rewrites of
+tests/invariants/rewrites.py keep what a program does.
 
 The fixed sample below runs on every program of tests/programs, every rule example and every
 program of ../shared/reports; the violations it finds today are listed, one a line, in
@@ -17,6 +18,7 @@ import pytest
 
 from invariants import inputs
 from invariants.opacity import OPAQUE, added_findings, gradguard_findings, sample, variants
+from invariants.rewrites import rewrites
 
 KNOWN = Path(__file__).parent / "invariants" / "known_opacity_violations.txt"
 SEED = 20261207
@@ -95,3 +97,47 @@ def test_opacity_on_a_fixed_sample_of_every_program():
     new, fixed = sorted(found - known), sorted(known - found)
     assert not new, "claims without proof (a finding only the variant has):\n" + "\n".join(new)
     assert not fixed, f"no longer found: remove them from {KNOWN.name}:\n" + "\n".join(fixed)
+
+
+PLAIN = '''\
+import math
+
+
+class Box:
+    def __init__(self, value):
+        self.value = value
+
+    def scaled(self, k, *, offset=0.0):
+        return self.value * k + offset
+
+
+def double(x):
+    return 2 * x
+
+
+items = [Box(1.5), Box(-2.0)]
+total = sum(double(b.scaled(3, offset=1.0)) for b in items)
+print(round(math.fsum([total, double(len(items))]), 6), {"k": total}["k"] > 0)
+'''
+
+
+def test_every_rewrite_keeps_what_the_program_prints_and_its_lines():
+    """The rewrites keep semantics: a plain Python program (no TensorFlow) prints the same after
+    each one-step and each chained rewrite, and keeps every line where it was."""
+    import contextlib
+    import io
+
+    def run(source: str) -> str:
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            exec(compile(source, "<rewrite>", "exec"), {"__name__": "__main__"})
+        return out.getvalue()
+
+    expected = run(PLAIN)
+    found = [*rewrites(PLAIN), *rewrites(PLAIN, random.Random(3), chained=True)]
+    assert {r.family.split(":")[0] for r in found} == {"tuple", "dict", "list_loop", "thunk", "forwarding", "partial",
+                                                        "map", "getattr", "chain"}
+    for rewrite in found:
+        assert run(rewrite.source) == expected, rewrite.describe()
+        assert len(rewrite.source.splitlines()) == len(PLAIN.splitlines()) + 1
+        assert rewrite.source.splitlines()[rewrite.line] != PLAIN.splitlines()[rewrite.line - 1]

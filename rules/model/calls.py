@@ -306,7 +306,10 @@ class Calls:
         summary = self.summary(func, cls, traced, datasets, closure)
         if summary is None:
             return self._ordinary_call(site, UNKNOWN, frame)
-        if summary.kind in (Kind.MODEL, Kind.VARIABLE):  # a factory: each call makes its own
+        if summary.kind in (Kind.MODEL, Kind.VARIABLE):
+            if not self._made_in(summary, func):
+                return summary  # (`lambda: model`, `def get(): return self.net`: the model it reads, itself)
+            # a factory: each call makes its own
             return Value(kind=summary.kind, model=self.fresh_origin(site.node), effect=summary.effect)
         if self.replays(func, actuals, frame, traced):
             self.replay_call(func, cls, site.node, actuals, frame, traced)
@@ -329,6 +332,12 @@ class Calls:
             # Its `grad` may still drop what the argument carried (a break rule decides: GG315).
             result = self._apply_breaks(site, None, frame) or result
         return result
+
+    def _made_in(self, summary: Value, func: ast.AST) -> bool:
+        """The model or variable a function returns is made by its own body (a factory's), not
+        one it reads from around it."""
+        origin = summary.model
+        return origin is None or origin.span is None or self.doc.span(func).contains(origin.span)
 
     def _py_function(self, site: Site, frame: Frame) -> Value | None:
         """`tf.py_function(f, [x], tf.float32)` runs `f(x)` eagerly, recorded by the tape: what `f`

@@ -4,7 +4,7 @@ from __future__ import annotations
 import ast
 
 from . import no_gradient
-from .facts import ConstantFallback, attribute_key, name_key
+from .facts import ConstantFallback, TapeInfo, attribute_key, name_key
 from .frame import Frame, _handler
 from .library import (COLLECTION_ADDERS, MODEL_ATTRS_WITHOUT_GRADIENT, NOT_FORWARD_METHODS, PREDICT_METHODS, TENSOR_ATTRS_WITHOUT_GRADIENT,
                       VARIABLE_ATTRS, WEIGHT_ATTRS, spelled_constant)
@@ -105,7 +105,10 @@ class Expressions:
             # `agent.scorer.trainable_variables`, jedi saying `agent.scorer` is a Keras model
             return Value(kind=Kind.VARIABLES, sources=frozenset({self.inferred_origin(node.value)}))
         if base.kind == Kind.TAPE:
-            return Value(tape=base.tape)  # `tape.watch`, handed on: whoever calls it may watch anything
+            # `tape.watch` handed on (`map(tape.watch, xs)`): whoever calls it may watch anything
+            if isinstance(base.tape, TapeInfo):
+                base.tape.watches_untracked = True
+            return Value(tape=base.tape)
         if base.kind == Kind.MODEL:
             if node.attr in VARIABLE_ATTRS and base.model is not None and self._may_be_self(base, frame):
                 # `model.trainable_variables` in a method of `model`'s class (a tutorial's

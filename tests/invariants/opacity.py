@@ -26,8 +26,11 @@ import random
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
+from .text import SourceText, call_parenthesised, import_line, with_import
+
 OPAQUE_MODULE = "opaque_helpers"
 OPAQUE = "_opaque"
+IMPORT = f"from {OPAQUE_MODULE} import {OPAQUE}"
 
 Finding = tuple[str, int]  # (code, 1-based line in the original program)
 
@@ -56,61 +59,6 @@ class Violation:
     def describe(self) -> str:
         added = " ".join(f"{code}@{line}" for code, line in sorted(self.added, key=lambda f: (f[1], f[0])))
         return f"{self.name}: {self.variant.describe()} adds {added}"
-
-
-class _Text:
-    """A source text addressed by the (line, byte column) positions of its syntax nodes."""
-
-    def __init__(self, source: str):
-        self.source = source
-        self.data = source.encode("utf-8")
-        self.starts = [0]
-        for index, byte in enumerate(self.data):
-            if byte == 0x0A:
-                self.starts.append(index + 1)
-
-    def offset(self, line: int, col: int) -> int:
-        return self.starts[line - 1] + col
-
-    def span(self, node: ast.AST) -> tuple[int, int]:
-        return self.offset(node.lineno, node.col_offset), self.offset(node.end_lineno, node.end_col_offset)
-
-    def line_text(self, line: int) -> str:
-        end = self.starts[line] if line < len(self.starts) else len(self.data)
-        return self.data[self.starts[line - 1]:end].decode("utf-8", "replace").rstrip("\r\n")
-
-    def alone(self, line: int, col: int, end_line: int, end_col: int) -> bool:
-        """Nothing but blanks before (line, col) on its line, and nothing but blanks or a comment
-        after (end_line, end_col) on its."""
-        before = self.data[self.starts[line - 1]:self.offset(line, col)]
-        after = self.line_text(end_line).encode("utf-8")[end_col:].strip()
-        return not before.strip() and (not after or after.startswith(b"#"))
-
-    def splice(self, edits: list[tuple[int, int, str]]) -> str:
-        data = self.data
-        for start, end, text in sorted(edits, reverse=True):
-            data = data[:start] + text.encode("utf-8") + data[end:]
-        return data.decode("utf-8")
-
-
-def _import_line(tree: ast.Module) -> int:
-    """The line after which the import of `_opaque` goes: the last `from __future__` import's."""
-    after = 0
-    for statement in tree.body:
-        if isinstance(statement, ast.ImportFrom) and statement.module == "__future__":
-            after = statement.end_lineno
-        elif not (isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Constant)):
-            break
-    return after
-
-
-def _with_import(text: str, after: int, names: Iterable[str]) -> str:
-    lines = text.splitlines(keepends=True)
-    newline = "\r\n" if lines and lines[0].endswith("\r\n") else "\n"
-    if after and after <= len(lines) and not lines[after - 1].endswith(("\n", "\r")):
-        lines[after - 1] += newline
-    statement = f"from {OPAQUE_MODULE} import {', '.join(names)}{newline}"
-    return "".join(lines[:after]) + statement + "".join(lines[after:])
 
 
 def _not_wrapped(tree: ast.Module) -> set[int]:
@@ -202,9 +150,9 @@ def _free_names(definition: ast.AST) -> set[str]:
 def variants(source: str) -> Iterator[Variant]:
     """Every variant of `source` (which must parse), in the order of the text."""
     tree = ast.parse(source)
-    text = _Text(source)
-    after = _import_line(tree)
-    skip = _not_wrapped(tree)
+    text = SourceText(source)
+    after = import_line(tree)
+    skip = _not_wrapped(tree) | call_parenthesised(tree)
     kinds = _expression_kinds(tree)
     found: list[tuple[int, int, Variant]] = []
     for node in ast.walk(tree):
@@ -214,7 +162,7 @@ def variants(source: str) -> Iterator[Variant]:
         variant = text.splice([(start, start, f"{OPAQUE}("), (end, end, ")")])
         hidden = text.data[start:end].decode("utf-8", "replace").split("\n", 1)[0]
         found.append((node.lineno, node.col_offset, Variant(
-            kinds.get(id(node), "expr"), node.lineno, hidden, _with_import(variant, after, [OPAQUE]), after)))
+            kinds.get(id(node), "expr"), node.lineno, hidden, with_import(variant, after, IMPORT), after)))
     for node in _definitions(tree):
         first = min([node.lineno, *(d.lineno for d in node.decorator_list)])
         if first <= after or not text.alone(first, node.col_offset, node.end_lineno, node.end_col_offset):
@@ -226,7 +174,7 @@ def variants(source: str) -> Iterator[Variant]:
         variant = text.splice([(start, end, f"{indent}from {OPAQUE_MODULE} import {node.name}{blank}")])
         kind = "class" if isinstance(node, ast.ClassDef) else "helper"
         found.append((first, node.col_offset, Variant(
-            kind, first, text.line_text(node.lineno).strip(), _with_import(variant, after, [OPAQUE]), after)))
+            kind, first, text.line_text(node.lineno).strip(), with_import(variant, after, IMPORT), after)))
     found.sort(key=lambda item: (item[0], item[1]))
     for _, _, variant in found:
         try:
