@@ -10,7 +10,7 @@ from .custom_gradients import inspect as inspect_custom_gradient, is_custom_grad
 from .facts import MinimizeCall, attribute_key, name_key
 from .binding import bind
 from .frame import Frame
-from .library import (keyword_constant, spelled_constant, TF_FUNCTION, VARIABLE_CONSTRUCTORS, NUMPY_FUNCTIONS, COLLECTION_ADDERS, FIT_METHODS, is_integer_dtype, GRADIENT_METHODS, KERAS_MODEL_FACTORIES, KERAS_MODEL_PREFIXES,
+from .library import (TAPE_MADE, keyword_constant, persistent_tape, spelled_constant, TF_FUNCTION, VARIABLE_CONSTRUCTORS, NUMPY_FUNCTIONS, COLLECTION_ADDERS, FIT_METHODS, is_integer_dtype, GRADIENT_METHODS, KERAS_MODEL_FACTORIES, KERAS_MODEL_PREFIXES,
                       MODEL_RETURNING_METHODS, NOT_FORWARD_METHODS, NOT_TENSOR_NAMESPACES, PREDICT_METHODS)
 from .objects import FUNCTION_NODES, NOT_HOLDERS, TFP_HOLDERS, TFP_VARIABLES, evaluates_holder, refers, self_free_method
 from .regularizers import gives
@@ -350,9 +350,15 @@ class Calls:
         return self._local_call(call, func.func, frame)
 
     def inferred_origin(self, node: ast.Attribute) -> Origin:
-        """The model jedi says `agent.tower` is: one origin for its calls and its variables."""
+        """The model jedi says `agent.tower` is, called here: its variables, asked for later by
+        the same expression (`inferred_called`), are that model's."""
         key = name_key(node) or self.doc.text(node)
-        return Origin(OriginKind.MODEL, key, f"attr:{key}", self.doc.span(node))
+        origin = Origin(OriginKind.MODEL, key, f"attr:{key}", self.doc.span(node))
+        self.inferred_models[key] = origin
+        return origin
+
+    def inferred_called(self, node: ast.Attribute) -> Origin | None:
+        return self.inferred_models.get(name_key(node) or self.doc.text(node))
 
     def _inferred_model(self, func: ast.Attribute) -> bool:
         """jedi says `agent.tower` is a Keras model (its class is defined in another module).
@@ -465,7 +471,7 @@ class Calls:
     def _library_call(self, site: Site, frame: Frame) -> Value | None:
         qual, node = site.qualname, site.node
         if qual in ("tensorflow.GradientTape", "tensorflow.autodiff.GradientTape"):
-            return Value(kind=Kind.TAPE)
+            return Value(kind=Kind.TAPE, role=(TAPE_MADE, persistent_tape(node)))
         if qual in ("tensorflow.py_function", "tensorflow.compat.v1.py_function"):
             return self._py_function(site, frame)
         if qual in TF_FUNCTION and site.args and site.args[0].kind == Kind.CALLABLE:

@@ -68,6 +68,7 @@ class Engine(Statements, Expressions, Calls, Unknown, Objects, Layers, Sinks, Ef
         self.stateful_layers: dict[str, str] = {}       # called layers with moving statistics: key → class
         self.regularized_layers: dict[str, tuple] = {}  # called layers declaring a regularizer: key → (span, module)
         self.assigned_cuts: dict[str, frozenset] = {}    # model → cuts assigned into its variables (calls.py)
+        self.inferred_models: dict[str, Origin] = {}   # `agent.tower` jedi says is a model, by expression (calls.py)
         self.loss_parts: dict[str, set[Origin]] = {}     # class origin → sub-layer parts its `add_loss` reads
         self.sublayers: dict[str, set[Origin]] = {}      # class origin → sub-layer parts its `call` runs (layers.py)
         self.closures: dict[int, Frame] = {}            # nested function → the frame it was defined in

@@ -101,9 +101,9 @@ class Expressions:
             if node.attr in listed and listed[node.attr]["position"] < len(base.items):
                 return base.items[listed[node.attr]["position"]]  # `tf.math.top_k(x).indices`
         if node.attr in VARIABLE_ATTRS and base.kind not in (Kind.MODEL, Kind.VARIABLE, Kind.VARIABLES) \
-                and isinstance(node.value, ast.Attribute) and self._inferred_model(node.value):
-            # `agent.scorer.trainable_variables`, jedi saying `agent.scorer` is a Keras model
-            return Value(kind=Kind.VARIABLES, sources=frozenset({self.inferred_origin(node.value)}))
+                and isinstance(node.value, ast.Attribute) and (inferred := self.inferred_called(node.value)):
+            # `agent.scorer.trainable_variables` of the `agent.scorer` jedi said is a model when it was called
+            return Value(kind=Kind.VARIABLES, sources=frozenset({inferred}))
         if base.kind == Kind.TAPE:
             # `tape.watch` handed on (`map(tape.watch, xs)`): whoever calls it may watch anything
             if isinstance(base.tape, TapeInfo):

@@ -92,6 +92,18 @@ def known_library(qualname: str) -> bool:
     return is_tensorflow(qualname) or is_numpy(qualname) or qualname.startswith("tensorflow_probability.")
 
 
+# `Value.role` of a tape made by `tf.GradientTape(...)` here: (TAPE_MADE, whether it is persistent).
+TAPE_MADE = "tape made"
+
+
+def persistent_tape(call: ast.Call) -> bool:
+    """`tf.GradientTape(persistent=True)` (or a first argument that is not a false constant)."""
+    for keyword in call.keywords:
+        if keyword.arg == "persistent":
+            return not (isinstance(keyword.value, ast.Constant) and not keyword.value.value)
+    return bool(call.args) and not (isinstance(call.args[0], ast.Constant) and not call.args[0].value)
+
+
 COLLECTION_ADDERS = frozenset({"append", "extend", "insert", "add", "appendleft", "update"})
 
 

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 from .facts import Rebinding, TapeInfo, attribute_key, name_key
 from .frame import Frame, _handler
-from .library import spelled_constant
+from .library import TAPE_MADE, spelled_constant
 from .objects import refers, rename_in
 from ..diagnostics import Span
 from .unknown import aliases
@@ -211,21 +211,18 @@ class Statements:
             existing.with_node = stmt
             return existing
         name = item.optional_vars.id if isinstance(item.optional_vars, ast.Name) else "tape"
+        # Whether it is persistent, as made (`tf.GradientTape(persistent=True)`, here or bound
+        # before); a tape nobody saw made may be: no claim that it is not.
+        made = value.role[1] if isinstance(value.role, tuple) and value.role[:1] == (TAPE_MADE,) else None
+        persistent = made if made is not None else True
         if frame.replaying() is not None:  # the tape of one call's replay: the file's tapes are the function's
             self.unlisted_tapes += 1
-            return TapeInfo(f"{name}#replay{self.unlisted_tapes}", name, self._persistent(call), stmt, call)
+            return TapeInfo(f"{name}#replay{self.unlisted_tapes}", name, persistent, stmt, call)
         self.tape_counter += 1
-        tape = TapeInfo(f"{name}#{self.tape_counter}", name, self._persistent(call), stmt, call)
+        tape = TapeInfo(f"{name}#{self.tape_counter}", name, persistent, stmt, call)
         self.analysis.tapes.append(tape)
         return tape
 
-    def _persistent(self, call: ast.Call | None) -> bool:
-        if call is None:
-            return False
-        for keyword in call.keywords:
-            if keyword.arg == "persistent":
-                return not (isinstance(keyword.value, ast.Constant) and not keyword.value.value)
-        return bool(call.args) and not (isinstance(call.args[0], ast.Constant) and not call.args[0].value)
 
     def _branches(self, blocks: list[list[ast.stmt]], frame: Frame) -> list[dict[str, Value]]:
         """Run each branch from the same state and join the results; returns each branch's state at its end."""

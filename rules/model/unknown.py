@@ -15,8 +15,10 @@ from .library import known_library
 from .values import Kind, Site, Value, evolve, maybe
 
 PYTHON_BUILTINS = frozenset(dir(builtins))
-# What a call cannot change (a tensor may be a non-trainable variable: `cache.assign(v)`).
-NOT_CONTAINERS = (Kind.MODEL, Kind.NUMBER, Kind.TAPE, Kind.CALLABLE)
+# What a call cannot add elements to: whatever it assigns to a variable, reading the variable
+# stays a read of it (its gradient is its own).
+NOT_CONTAINERS = (Kind.TENSOR, Kind.NUMPY, Kind.VARIABLE, Kind.VARIABLES, Kind.MODEL, Kind.NUMBER, Kind.TAPE,
+                  Kind.CALLABLE, Kind.GRADS)
 # `Value.role` of what may be one of the named values a call was given: (ALIASES, key, ...).
 ALIASES = "may be"
 
@@ -46,8 +48,10 @@ class Unknown:
             old = frame.lookup(key)
             if old is None or old.kind in NOT_CONTAINERS:
                 continue  # (not a container a call can add to)
-            self.note_mutation(key, result, frame)
-            frame.env[key] = evolve(old, live=old.live | result.live, cut=old.cut | result.cut, items=None, elements=None)
+            # (what it may add carries what the call was given, opaquely: no break is proven by it)
+            added = Value(result.live, kind=Kind.UNKNOWN)
+            self.note_mutation(key, added, frame)
+            frame.env[key] = evolve(old, live=old.live | added.live, items=None, elements=None)
         return evolve(result, role=(ALIASES, *sorted(reached))) if reached else result
 
     def unknown_function(self, site: Site, callee: Value, frame: Frame) -> bool:
