@@ -24,8 +24,9 @@ sys.path.insert(0, str(TESTS))
 # Tests that run TensorFlow without the tf_harness fixture: a whole module (path relative to
 # tests/), or the tests of a module that use one of its fixtures.
 TENSORFLOW = {
-    "test_tf_harness.py": None,                      # imports the harness itself
-    "test_no_gradient_data.py": {"generated"},      # runs TensorFlow's gradient registry
+    "test_tf_harness.py": None,                        # every test runs the harness (tf_harness)
+    "test_no_gradient_data.py": {"generated", "tf"},  # runs TensorFlow's gradient registry
+    "test_numpy_table.py": {"tf"},                     # evaluates the swapped calls with TensorFlow
 }
 EDITOR = {"lsp/test_neovim.py", "lsp/test_vim_ale.py"}
 # Tests outside tests/lsp/ that start the language server too.
@@ -35,6 +36,7 @@ LSP = {"test_server_cli.py::test_tcp_server_answers_initialize_and_writes_its_lo
 SLOW = {
     "lsp/test_lsp_abuse.py::test_a_storm_of_edits_a_thousand_a_second_for_ten_seconds",  # 11.5-11.7 s
     "fuzz/test_fuzz.py::test_a_50000_line_file_is_linted_strictly_and_tolerantly",      # 8.9-10.1 s
+    "test_invariants.py::test_opacity_on_a_fixed_sample_of_every_program",               # 53 s
 }
 
 

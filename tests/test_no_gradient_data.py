@@ -1,14 +1,16 @@
 """The shipped no-gradient data must match the installed TensorFlow and Keras.
 
 TensorFlow is a required test dependency (``pip install .[test]``): the tests
-that use the ``generated`` fixture import it unconditionally and are never
-skipped.  The full scan (``python scripts/generate_no_gradient_ops.py``) takes
-40-70 s on the shared 2-core machine; the fixture regenerates a deterministic
-sample instead: every shipped entry (so that no listed function has become
-differentiable), every name a test below asserts on, and one candidate name in
-SAMPLE_STRIDE of the rest (so that a function that lost its gradient is
-likely noticed).  The TensorFlow/Keras versions recorded in the data must be
-the installed ones, so an upgrade without regeneration fails here.
+that use the ``generated`` or ``tf`` fixture import it unconditionally and are
+never skipped (tests/conftest.py marks them ``tf``; the others need neither
+TensorFlow nor Keras and run in the fast loop).  The full scan
+(``python scripts/generate_no_gradient_ops.py``) takes 40-70 s on the shared
+2-core machine; the fixture regenerates a deterministic sample instead: every
+shipped entry (so that no listed function has become differentiable), every
+name a test below asserts on, and one candidate name in SAMPLE_STRIDE of the
+rest (so that a function that lost its gradient is likely noticed).  The
+TensorFlow/Keras versions recorded in the data must be the installed ones, so an
+upgrade without regeneration fails here.
 """
 
 import ast
@@ -109,6 +111,14 @@ MUST_NOT_INCLUDE = ["tensorflow.sign", "tensorflow.math.sign", "keras.ops.sign",
 
 
 @pytest.fixture(scope="module")
+def tf():
+    """TensorFlow, for the tests that run it (tests/conftest.py marks the tests that take it `tf`)."""
+    import tensorflow
+
+    return tensorflow
+
+
+@pytest.fixture(scope="module")
 def shipped():
     return json.loads(DATA_PATH.read_text(encoding="utf-8"))
 
@@ -153,11 +163,10 @@ def test_every_shipped_name_is_a_candidate_of_the_scan(generated, shipped):
     assert "tensorflow.random.set_seed" not in names
 
 
-def test_raw_op_entries_come_from_the_registry(shipped):
+def test_raw_op_entries_come_from_the_registry(shipped, tf):
     """Every listed raw op has no gradient function in TensorFlow's registry (not differentiable,
     or no entry at all: then the tape raises when an output is float) or only integer outputs
     (ArgMax), and its `args` are the op's inputs, by the keyword names `tf.raw_ops` takes."""
-    import tensorflow as tf
     from tensorflow.python.framework import op_def_registry, ops
 
     raw = {name: e for name, e in shipped["functions"].items() if name.startswith("tensorflow.raw_ops.")}
@@ -194,12 +203,11 @@ def _tape_outcome(tf, x, call):
         return "LookupError"
 
 
-def test_real_tapes_agree_on_samplers_tfp_and_raw_ops(shipped):
+def test_real_tapes_agree_on_samplers_tfp_and_raw_ops(shipped, tf):
     """Checked with tapes directly: each call's outcome is the entry's `tape`."""
     import warnings
 
     import keras
-    import tensorflow as tf
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DeprecationWarning)  # TFP's distutils version check
         import tensorflow_probability as tfp

@@ -4,6 +4,9 @@ Every sample is a numpy call in source form. It is parsed with libcst, rewritten
 and both sources are evaluated: the numpy one with numpy arrays, the generated one with
 `tf.constant` float32 tensors (and no `np` in scope). Values, shapes and dtypes must agree, and
 each entry's gradient flags must match what `tf.GradientTape` reports.
+
+TensorFlow is imported by the `tf` fixture, not by the module: the tests that take it are marked
+`tf` (tests/conftest.py's TENSORFLOW), and the others run in the fast loop without TensorFlow.
 """
 from __future__ import annotations
 
@@ -17,8 +20,6 @@ import inspect  # noqa: E402
 import libcst as cst  # noqa: E402
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
-import tensorflow as tf  # noqa: E402
-
 
 from gradguard.rules.catalogue import numpy_table  # noqa: E402
 
@@ -151,14 +152,22 @@ SAMPLES: list[tuple[str, str, dict[str, np.ndarray]]] = [
 _MODULE = cst.Module([])
 
 
+@pytest.fixture(scope="module")
+def tf():
+    """TensorFlow, for the tests that run it (tests/conftest.py marks the tests that take it `tf`)."""
+    import tensorflow
+
+    return tensorflow
+
+
 def _tf_source(numpy_name: str, source: str) -> str:
     node = swap_call(cst.parse_expression(source), numpy_name)
     assert node is not None, f"{source} was refused"
     return _MODULE.code_for_node(node)
 
 
-def _eval_tf(code: str, tensors: dict[str, tf.Tensor]):
-    # No `np` in scope: the generated code must be pure TensorFlow.
+def _eval_tf(tf, code: str, tensors: dict):
+    # No `np` in scope: the generated code must be pure TensorFlow; tensors: name -> tf.Tensor.
     return eval(code, {"tf": tf}, dict(tensors))  # noqa: S307 - the test's own samples
 
 
@@ -167,12 +176,12 @@ def _sample_id(sample: tuple[str, str, dict]) -> str:
 
 
 @pytest.mark.parametrize("sample", SAMPLES, ids=_sample_id)
-def test_swap_computes_what_numpy_computes(sample):
+def test_swap_computes_what_numpy_computes(sample, tf):
     numpy_name, source, inputs = sample
     code = _tf_source(numpy_name, source)
     assert code.startswith(f"tf.{SWAPS[numpy_name].tf}(")
     expected = np.asarray(eval(source, {"np": np}, dict(inputs)))  # noqa: S307
-    got = _eval_tf(code, {name: tf.constant(value) for name, value in inputs.items()})
+    got = _eval_tf(tf, code, {name: tf.constant(value) for name, value in inputs.items()})
     assert isinstance(got, tf.Tensor), code
     assert tuple(got.shape) == expected.shape, code
     assert got.dtype.as_numpy_dtype == expected.dtype, code
@@ -187,31 +196,31 @@ def test_every_entry_has_a_sample():
         assert source.startswith(f"np.{numpy_name}("), source
 
 
-def test_round_is_half_to_even_in_both():
+def test_round_is_half_to_even_in_both(tf):
     halves = _f32([0.5, 1.5, 2.5, -0.5, -1.5, -2.5])
     to_even = _f32([0.0, 2.0, 2.0, -0.0, -2.0, -2.0])
     np.testing.assert_array_equal(np.round(halves), to_even)
-    np.testing.assert_array_equal(_eval_tf(_tf_source("round", "np.round(h)"), {"h": tf.constant(halves)}).numpy(),
-                                  to_even)
+    np.testing.assert_array_equal(
+        _eval_tf(tf, _tf_source("round", "np.round(h)"), {"h": tf.constant(halves)}).numpy(), to_even)
 
 
-def _gradient(numpy_name: str, source: str, inputs: dict[str, np.ndarray]):
+def _gradient(tf, numpy_name: str, source: str, inputs: dict[str, np.ndarray]):
     code = _tf_source(numpy_name, source)
     tensors = {name: tf.constant(value) for name, value in inputs.items()}
     watched = tensors[next(iter(inputs))]
     with tf.GradientTape() as tape:
         for tensor in tensors.values():
             tape.watch(tensor)
-        loss = tf.reduce_sum(tf.cast(_eval_tf(code, tensors), tf.float32))
+        loss = tf.reduce_sum(tf.cast(_eval_tf(tf, code, tensors), tf.float32))
     return tape.gradient(loss, watched)
 
 
 @pytest.mark.parametrize("sample", SAMPLES, ids=_sample_id)
-def test_gradient_flags_match_tensorflow(sample):
+def test_gradient_flags_match_tensorflow(sample, tf):
     numpy_name, source, inputs = sample
     swap = SWAPS[numpy_name]
     assert has_gradient(numpy_name) is swap.has_gradient
-    gradient = _gradient(numpy_name, source, inputs)
+    gradient = _gradient(tf, numpy_name, source, inputs)
     assert (gradient is None) == (not swap.has_gradient), source
     if gradient is not None:
         assert (not np.any(gradient.numpy())) == swap.zero_gradient, source
@@ -223,7 +232,7 @@ def test_flags_recorded_for_ops_without_gradient():
     assert {name for name, swap in SWAPS.items() if swap.zero_gradient} == {"sign"}
 
 
-def _tf_op(path: str):
+def _tf_op(tf, path: str):
     return functools.reduce(getattr, path.split("."), tf)
 
 
@@ -232,10 +241,10 @@ def _np_function(name: str):
 
 
 @pytest.mark.parametrize("numpy_name", sorted(SWAPS))
-def test_table_matches_the_real_signatures(numpy_name):
+def test_table_matches_the_real_signatures(numpy_name, tf):
     swap = SWAPS[numpy_name]
     # TensorFlow: the leading parameters, in order, are those the table emits.
-    tf_params = list(inspect.signature(_tf_op(swap.tf)).parameters)
+    tf_params = list(inspect.signature(_tf_op(tf, swap.tf)).parameters)
     assert tf_params[: len(swap.to_tf)] == [tf_param for _, tf_param in swap.to_tf]
     for tf_param, _ in swap.tf_defaults:
         assert tf_param in tf_params

@@ -3,11 +3,8 @@ from __future__ import annotations
 
 import json
 
-import pytest
-
-tf_harness = pytest.importorskip("tf_harness", reason="needs TensorFlow")
-
-from tf_harness import Outcome, differs, matches, notebook_source, parse_header, run_program  # noqa: E402
+# The harness imports TensorFlow: every test takes it as the `tf_harness` fixture (which marks it
+# `tf`), so that collecting this module, as the fast loop does, imports no TensorFlow.
 
 CORRECT = """\
 import numpy as np
@@ -30,48 +27,48 @@ NUMPY_IN_LOSS = CORRECT.replace(
 )
 
 
-def test_correct_program_is_ok():
-    outcome = run_program(CORRECT, "ok.py")
+def test_correct_program_is_ok(tf_harness):
+    outcome = tf_harness.run_program(CORRECT, "ok.py")
     assert outcome.ok, outcome.describe()
     assert not outcome.no_gradient
-    assert matches(outcome, "ok") and not matches(outcome, "none")
+    assert tf_harness.matches(outcome, "ok") and not tf_harness.matches(outcome, "none")
     assert len(outcome.gradients) == 1
     assert [g.shape for g in outcome.gradients[0]] == [(4, 1), (1,)]
 
 
-def test_numpy_in_loss_gives_no_gradient():
-    outcome = run_program(NUMPY_IN_LOSS, "bad.py")
+def test_numpy_in_loss_gives_no_gradient(tf_harness):
+    outcome = tf_harness.run_program(NUMPY_IN_LOSS, "bad.py")
     assert outcome.no_gradient, outcome.describe()
     assert not outcome.ok
     assert outcome.gradients == [[None, None]]
     assert outcome.raised("ValueError")
-    assert matches(outcome, "none") and not matches(outcome, "ok")
+    assert tf_harness.matches(outcome, "none") and not tf_harness.matches(outcome, "ok")
 
 
-def test_raising_program_is_reported_and_tape_restored():
+def test_raising_program_is_reported_and_tape_restored(tf_harness):
     import tensorflow as tf
 
     before = (tf.GradientTape.gradient, tf.GradientTape.jacobian)
     source = CORRECT.replace("grads = tape.gradient(", "grads = tape.gradient(loss, model.trainable_variables)\ngrads = tape.gradient(")
-    outcome = run_program(source, "twice.py")
+    outcome = tf_harness.run_program(source, "twice.py")
     assert outcome.raised("RuntimeError"), outcome.describe()
-    assert matches(outcome, "raises RuntimeError")
-    assert not matches(outcome, "raises AttributeError")
-    assert not matches(outcome, "none") and not matches(outcome, "ok")
+    assert tf_harness.matches(outcome, "raises RuntimeError")
+    assert not tf_harness.matches(outcome, "raises AttributeError")
+    assert not tf_harness.matches(outcome, "none") and not tf_harness.matches(outcome, "ok")
     assert (tf.GradientTape.gradient, tf.GradientTape.jacobian) == before
-    assert run_program("raise KeyError('x')\n", "k.py").raised("LookupError")
+    assert tf_harness.run_program("raise KeyError('x')\n", "k.py").raised("LookupError")
 
 
-def test_runs_are_repeatable_and_differs_sees_changes():
-    a = run_program(CORRECT, "a.py")
-    b = run_program(CORRECT, "b.py")
-    assert not differs(a, b)
-    c = run_program(CORRECT.replace("- y))", "- 2.0 * y))"), "c.py")
-    assert differs(a, c)
-    assert differs(a, run_program(NUMPY_IN_LOSS, "d.py"))
+def test_runs_are_repeatable_and_differs_sees_changes(tf_harness):
+    a = tf_harness.run_program(CORRECT, "a.py")
+    b = tf_harness.run_program(CORRECT, "b.py")
+    assert not tf_harness.differs(a, b)
+    c = tf_harness.run_program(CORRECT.replace("- y))", "- 2.0 * y))"), "c.py")
+    assert tf_harness.differs(a, c)
+    assert tf_harness.differs(a, tf_harness.run_program(NUMPY_IN_LOSS, "d.py"))
 
 
-def test_traced_keras_fit_and_jacobian_are_recorded():
+def test_traced_keras_fit_and_jacobian_are_recorded(tf_harness):
     fit = """\
 import numpy as np
 import keras
@@ -79,7 +76,7 @@ model = keras.Sequential([keras.Input((4,)), keras.layers.Dense(1)])
 model.compile(optimizer="sgd", loss="mse")
 model.fit(np.ones((8, 4)), np.ones((8, 1)), batch_size=8, epochs=2, verbose=0)
 """
-    outcome = run_program(fit, "fit.py")
+    outcome = tf_harness.run_program(fit, "fit.py")
     assert outcome.ok and len(outcome.gradients) == 2, outcome.describe()
     jac = """\
 import tensorflow as tf
@@ -88,18 +85,19 @@ with tf.GradientTape() as tape:
     y = x * x
 j = tape.jacobian(y, x)
 """
-    outcome = run_program(jac, "jac.py")
+    outcome = tf_harness.run_program(jac, "jac.py")
     assert outcome.ok and len(outcome.gradients) == 1, outcome.describe()
     assert outcome.gradients[0][0].tolist() == [[2.0, 0.0], [0.0, 4.0]]
 
 
-def test_program_namespace_is_fresh_main():
-    outcome = run_program("assert __name__ == '__main__'\nassert 'leak' not in globals()\nleak = 1\n", "m.py")
+def test_program_namespace_is_fresh_main(tf_harness):
+    outcome = tf_harness.run_program(
+        "assert __name__ == '__main__'\nassert 'leak' not in globals()\nleak = 1\n", "m.py")
     assert outcome.error is None
-    assert run_program("assert 'leak' not in globals()\n", "m2.py").error is None
+    assert tf_harness.run_program("assert 'leak' not in globals()\n", "m2.py").error is None
 
 
-def test_header_parsing():
+def test_header_parsing(tf_harness):
     source = (
         "# expect: GG102 GG101\n"
         "# tensorflow: raises RuntimeError\n"
@@ -111,7 +109,7 @@ def test_header_parsing():
         "# expect: GG999\n"
         "# gap: after the header: not read\n"
     )
-    assert parse_header(source) == {
+    assert tf_harness.parse_header(source) == {
         "expect": ["GG101", "GG102"],
         "findings": ["GG101", "GG102"],
         "tensorflow": "raises RuntimeError",
@@ -122,7 +120,7 @@ def test_header_parsing():
         "gap": None,
         "heldout": "",
     }
-    ok = parse_header("# expect: none\n# tensorflow: ok\n# shape: x\n")
+    ok = tf_harness.parse_header("# expect: none\n# tensorflow: ok\n# shape: x\n")
     assert ok["expect"] == [] and ok["fixed"] is None and ok["tensorflow"] == "ok"
 
 
@@ -149,44 +147,45 @@ def _notebook(*cells: str) -> str:
     )
 
 
-def test_notebook_runs_cells_in_order():
+def test_notebook_runs_cells_in_order(tf_harness):
     nb = _notebook(
         "# expect: GG101\n# tensorflow: none\n# fixed: ok\n# shape: nb\n%matplotlib inline\nimport tensorflow as tf\nw = tf.Variable(2.0)",
         "!pip install nothing\nwith tf.GradientTape() as tape:\n    loss = tf.constant(w.numpy() * 3.0)\n",
         "grads = tape.gradient(loss, [w])\n",
     )
-    source = notebook_source(nb)
+    source = tf_harness.notebook_source(nb)
     lines = source.splitlines()
     assert lines[4] == "" and lines[7] == ""  # magics blanked, numbering kept
     assert lines[8] == "with tf.GradientTape() as tape:"
-    assert parse_header(nb)["expect"] == ["GG101"]
-    outcome = run_program(nb, "nb.ipynb")
+    assert tf_harness.parse_header(nb)["expect"] == ["GG101"]
+    outcome = tf_harness.run_program(nb, "nb.ipynb")
     assert outcome.error is None, outcome.describe()
     assert outcome.gradients == [[None]]
-    assert matches(outcome, "none")
+    assert tf_harness.matches(outcome, "none")
     # Out of order, the tape would not exist yet: the cells really run in notebook order.
     reordered = json.loads(nb)
     reordered["cells"][2], reordered["cells"][3] = reordered["cells"][3], reordered["cells"][2]
-    assert run_program(json.dumps(reordered), "nb.ipynb").raised("NameError")
+    assert tf_harness.run_program(json.dumps(reordered), "nb.ipynb").raised("NameError")
 
 
-def test_outcome_properties_directly():
-    assert not Outcome().ok
-    assert Outcome(error=ValueError("No gradients provided for any variable")).no_gradient
-    assert not Outcome(gradients=[[None]], error=KeyError("x")).ok
-    assert not matches(Outcome(gradients=[[None]], error=KeyError("unrelated")), "none")
+def test_outcome_properties_directly(tf_harness):
+    assert not tf_harness.Outcome().ok
+    assert tf_harness.Outcome(error=ValueError("No gradients provided for any variable")).no_gradient
+    assert not tf_harness.Outcome(gradients=[[None]], error=KeyError("x")).ok
+    assert not tf_harness.matches(tf_harness.Outcome(gradients=[[None]], error=KeyError("unrelated")), "none")
 
 
-def test_numpy_behavior_switch_does_not_leak_into_the_next_program():
+def test_numpy_behavior_switch_does_not_leak_into_the_next_program(tf_harness):
     enable = (
         "import tensorflow as tf\n"
         "import tensorflow.experimental.numpy as tnp\n"
         "tnp.experimental_enable_numpy_behavior()\n"
         "assert hasattr(tf.constant(1.0), 'mean')\n"
     )
-    assert run_program(enable, "enable.py").error is None
+    assert tf_harness.run_program(enable, "enable.py").error is None
     # np.mean on a tensor must leave TensorFlow again (no .mean method to dispatch to)
-    outcome = run_program(NUMPY_IN_LOSS.replace("model(x, training=True).numpy()", "np.mean(model(x, training=True), axis=1, keepdims=True)"), "np.py")
+    outcome = tf_harness.run_program(NUMPY_IN_LOSS.replace(
+        "model(x, training=True).numpy()", "np.mean(model(x, training=True), axis=1, keepdims=True)"), "np.py")
     assert outcome.no_gradient, outcome.describe()
 
 
@@ -214,17 +213,18 @@ assert "ReduceDataset" in ops, sorted(ops)
 """
 
 
-def test_autograph_converts_a_dataset_loop_in_a_tf_function():
+def test_autograph_converts_a_dataset_loop_in_a_tf_function(tf_harness):
     import linecache
 
     linecache.cache.pop("loop.py", None)
-    outcome = run_program(DATASET_LOOP_IN_FUNCTION, "loop.py")
+    outcome = tf_harness.run_program(DATASET_LOOP_IN_FUNCTION, "loop.py")
     assert outcome.error is None, outcome.describe()
     assert "loop.py" not in linecache.cache  # the program's lines are registered for the run only
     earlier = (1, None, ["x = 1\n"], "loop.py")
     linecache.cache["loop.py"] = earlier
     try:
-        assert run_program(DATASET_LOOP_IN_FUNCTION.replace("== 30.0", "== 31.0"), "loop.py").raised("AssertionError")
+        outcome = tf_harness.run_program(DATASET_LOOP_IN_FUNCTION.replace("== 30.0", "== 31.0"), "loop.py")
+        assert outcome.raised("AssertionError")
         assert linecache.cache["loop.py"] is earlier
     finally:
         linecache.cache.pop("loop.py", None)
