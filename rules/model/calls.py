@@ -10,7 +10,7 @@ from .custom_gradients import inspect as inspect_custom_gradient, is_custom_grad
 from .facts import MinimizeCall, attribute_key, name_key
 from .binding import bind
 from .frame import Frame
-from .library import (TAPE_MADE, keyword_constant, persistent_tape, spelled_constant, TF_FUNCTION, VARIABLE_CONSTRUCTORS, NUMPY_FUNCTIONS, COLLECTION_ADDERS, FIT_METHODS, is_integer_dtype, GRADIENT_METHODS, KERAS_MODEL_FACTORIES, KERAS_MODEL_PREFIXES,
+from .library import (TAPE_MADE, UNTRAINABLE, keyword_constant, persistent_tape, spelled_constant, TF_FUNCTION, VARIABLE_CONSTRUCTORS, NUMPY_FUNCTIONS, COLLECTION_ADDERS, FIT_METHODS, is_integer_dtype, GRADIENT_METHODS, KERAS_MODEL_FACTORIES, KERAS_MODEL_PREFIXES,
                       MODEL_RETURNING_METHODS, NOT_FORWARD_METHODS, NOT_TENSOR_NAMESPACES, PREDICT_METHODS)
 from .objects import FUNCTION_NODES, NOT_HOLDERS, TFP_HOLDERS, TFP_VARIABLES, evaluates_holder, refers, self_free_method
 from .regularizers import gives
@@ -492,7 +492,7 @@ class Calls:
             if any(v.live for v in site.inputs()):
                 return None  # re-created from a gradient-carrying value: a break rule's business
             if not keyword_constant(node, "trainable", True):
-                return Value(kind=Kind.TENSOR)
+                return Value(kind=Kind.TENSOR, role=UNTRAINABLE)  # (a tape watches it only when told to)
             return Value(kind=Kind.VARIABLE, model=Origin(OriginKind.NEW, "", "", integer=_integer_variable(node, self.imports)))
         if qual in KERAS_MODEL_FACTORIES or qual.startswith(KERAS_MODEL_PREFIXES):
             if qual not in KERAS_MODEL_FACTORIES and qual.split(".")[-1][:1].islower():

@@ -92,6 +92,9 @@ def known_library(qualname: str) -> bool:
     return is_tensorflow(qualname) or is_numpy(qualname) or qualname.startswith("tensorflow_probability.")
 
 
+# `Value.role` of a `tf.Variable(..., trainable=False)`: a tensor to the tape, which records it
+# only when told to watch it.
+UNTRAINABLE = "non-trainable variable"
 # `Value.role` of a tape made by `tf.GradientTape(...)` here: (TAPE_MADE, whether it is persistent).
 TAPE_MADE = "tape made"
 

@@ -256,6 +256,14 @@ with tf.GradientTape() as tape:
     score = tf.reduce_sum(model(image))
 saliency = tape.gradient(score, image)
 '''),
+    Invalid("GG306", "non_trainable_variable_source", '''\
+import tensorflow as tf
+
+x = tf.Variable(3.0, trainable=False)
+with tf.GradientTape() as tape:
+    y = x * x
+dy_dx = tape.gradient(y, x)
+'''),
     Valid("GG306", "variable_source", '''\
 import tensorflow as tf
 

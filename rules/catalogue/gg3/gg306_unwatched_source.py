@@ -6,7 +6,7 @@ import ast
 from ...diagnostics import Diagnostic, Edit, Safety, Span
 from ..edits import make_fix
 from ...model.facts import SinkKind
-from ...model.library import is_integer_dtype
+from ...model.library import UNTRAINABLE, is_integer_dtype
 from ...model.status import Verdict
 from ..phrases import guess_notes
 from ..rule import CheckRule
@@ -73,7 +73,8 @@ dy_dx = tape.gradient(y, x)
                                           guess_notes(doc, sink=sink), (fix,)))
                 elif not item.origins and item.value.kind == Kind.TENSOR and item.value.items is None \
                         and not _may_be_watched(sink):  # (a list of tensors may hold watched ones)
-                    message = (f"`{doc.short(item.node)}` is a plain tensor that the tape never watched; "
+                    what = "a non-trainable variable" if item.value.role == UNTRAINABLE else "a plain tensor"
+                    message = (f"`{doc.short(item.node)}` is {what} that the tape never watched; "
                                f"call `{sink.tape.name if sink.tape else 'tape'}.watch({doc.short(item.node)})` "
                                f"inside the `with` block, or its gradient is None")
                     out.append(Diagnostic(self.code, self.severity, message, doc.span(item.node),
