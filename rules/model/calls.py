@@ -257,12 +257,14 @@ class Calls:
         if receiver is not None and receiver.kind == Kind.MODEL and _runs_the_model(method) \
                 and not self._plain_attribute(node.func, callee, frame):
             output = self._model_output(receiver, node, frame)
-            return self.op(join([output, *site.args, *site.keywords.values()]), node, frame)
+            held_values = [held_value for _, held_value in receiver.fields or ()]
+            return self.op(join([output, *site.args, *site.keywords.values(), *held_values]), node, frame)
         if callee.kind == Kind.CALLABLE and isinstance(callee.func, ast.ClassDef):
             info = self.class_infos.get(id(callee.func))
             if info is not None and info.has_variables:
                 return Value(kind=Kind.MODEL, model=self.fresh_origin(node), effect=self.instance_effect(info, site),
-                             func=callee.func)  # (its class: `critic.w` is the variable its `__init__` made)
+                             func=callee.func,  # (its class: `critic.w` is the variable its `__init__` made)
+                             fields=self.computed_at_construction(info, site, frame))
             return self._instance(info, site) if info is not None else UNKNOWN
         if callee.kind == Kind.CALLABLE and callee.func is not None:
             # AutoGraph converts what a traced function calls too (`float(t)` there is a cast).

@@ -10,7 +10,7 @@ from .library import (COLLECTION_ADDERS, MODEL_ATTRS_WITHOUT_GRADIENT, NOT_FORWA
                       VARIABLE_ATTRS, WEIGHT_ATTRS, spelled_constant)
 from .objects import holder_variables
 from .unknown import ALIASES
-from .values import (UNKNOWN, Grad, Kind, Origin, OriginKind, Site, Value, evolve, held, join, variable_origins,
+from .values import (UNKNOWN, Grad, Kind, Origin, OriginKind, Site, Value, evolve, held, held_paths, join, variable_origins,
                      with_fallback)
 
 
@@ -149,7 +149,8 @@ class Expressions:
         if base.kind == Kind.MODEL and base.model is not None and _may_read_weights(node.attr):
             # `critic.w` of a `tf.Module`, `value_fn = critic.value`: the model cannot see what it
             # is, so it may read the model's variables (never proof of a break: opaque).
-            return Value(frozenset({Grad(base.model, self.doc.span(node), None, opaque=True)}))
+            held_by_it = frozenset(evolve(g, opaque=True) for g in held_paths(base))  # (and what it holds)
+            return Value(frozenset({Grad(base.model, self.doc.span(node), None, opaque=True)}) | held_by_it)
         if base.kind == Kind.MODEL and base.model is None and base.sources and node.attr in VARIABLE_ATTRS:
             return Value(kind=Kind.VARIABLES, sources=base.sources)  # `m.trainable_variables` for m in models
         if node.attr == "trainable_variables" and (variables := holder_variables(base)) is not None:

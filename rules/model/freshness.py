@@ -49,6 +49,36 @@ def body_names(node: ast.AST) -> BodyNames:
     return names
 
 
+_FREE_NAMES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def free_names(node: ast.AST) -> frozenset[str]:
+    """The names a function reads from around it: those it loads and binds nowhere in its own
+    body (a name Python makes local by binding it anywhere there is not read from around, unless
+    declared `global` or `nonlocal`). Over-approximated: a name bound only in a nested function
+    or comprehension still counts as read."""
+    names = _FREE_NAMES.get(node)
+    if names is None:
+        loaded, bound, declared = set(), set(), set()
+        for n in walk(node):
+            kind = type(n)
+            if kind is ast.Name:
+                (loaded if type(n.ctx) is ast.Load else bound).add(n.id)
+            elif kind is ast.Global or kind is ast.Nonlocal:
+                declared.update(n.names)
+            elif kind is ast.ExceptHandler and n.name:
+                bound.add(n.name)
+            elif kind is ast.Import or kind is ast.ImportFrom:
+                bound.update((alias.asname or alias.name).split(".")[0] for alias in n.names)
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            arguments = node.args
+            bound.update(a.arg for a in [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs,
+                                         *([arguments.vararg] if arguments.vararg else []),
+                                         *([arguments.kwarg] if arguments.kwarg else [])])
+        names = _FREE_NAMES[node] = frozenset(loaded - (bound - declared))
+    return names
+
+
 class FreeReads:
     """Per summary key, the values its free names (and those of the summaries it used) had."""
 

@@ -9,8 +9,9 @@ import ast
 from ..source.walk import walk
 from .callbacks import CALLBACKS, GRAPH_LOOPS, VECTORIZED_FALLBACK
 from .frame import Frame
+from .freshness import free_names
 from .library import spelled_constant
-from .values import UNKNOWN, Cut, Grad, Kind, LayerEffect, Site, Value, evolve, held, join, models_reached, variable_origins
+from .values import UNKNOWN, Cut, Grad, Kind, LayerEffect, Site, Value, evolve, held, join, maybe, models_reached, variable_origins
 
 # TF Probability objects that hold references to the variables and tensors they are given
 # (`_reference_holder`): every class of the library but its Keras layers (distributions, bijectors,
@@ -162,8 +163,7 @@ class Objects:
             return []
         methods = [m for m in cls.body if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef))]
         own = [m for m in methods if m.name == method]
-        reads = {node.id for m in own or self._methods_up_from(cls) for node in walk(m)
-                 if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)}
+        reads = set().union(*(free_names(m) for m in own or self._methods_up_from(cls)))
         frame = self._closure_of(cls, None)  # (a class's: where its statement ran)
         return [value for name in sorted(reads) if (value := frame.lookup(name)) is not None]
 
@@ -232,6 +232,34 @@ class Objects:
         fields = [(attr, evolve(value, closure=frame) if value.kind == Kind.CALLABLE and value.func is not None
                    and self.closures.get(id(value.func)) is frame else value) for attr, value in fields]
         return Value(kind=Kind.UNKNOWN, fields=tuple(fields), role="instance", func=info.node)
+
+    def computed_at_construction(self, info, site: Site, frame: Frame) -> tuple | None:
+        """`MyModule(phi)`, a model class of this file given what carries a gradient: the tensors
+        its `__init__` computes from that and keeps on `self` (`self.weights_ = tf.exp(phi)`),
+        as computed there and then, under the tapes active at the construction. Its methods may
+        return them: a tensor computed before the tape stays unrecorded."""
+        given = [*site.args, *site.keywords.values()]
+        if not any(v.live or v.cut for v in given) or id(info) in self.instantiating:
+            return None
+        init = next((m for m in info.node.body if isinstance(m, ast.FunctionDef) and m.name == "__init__"), None)
+        if init is None:
+            # An `__init__` the class binds otherwise (imported, assigned) may keep anything it is given.
+            bound = any(isinstance(n, ast.Name) and n.id == "__init__" and not isinstance(n.ctx, ast.Load)
+                        or isinstance(n, ast.alias) and (n.asname or n.name) == "__init__"
+                        for statement in info.node.body for n in ast.walk(statement))
+            return (("__init__", maybe(join(given), given, self.doc.span(site.node))),) if bound else None
+        run = Frame({}, self.module, init, tapes=frame.tapes)  # (no class: the attributes are this object's)
+        for index, value in self.actuals(site, init).items():
+            run.env[self._params(init)[index].arg] = value
+        self.instantiating.add(id(info))
+        try:
+            self.exec_block(init.body, run)
+        finally:
+            self.instantiating.discard(id(info))
+        held_values = tuple((key.removeprefix("self."), value) for key, value in run.env.items()
+                            if key.startswith("self.") and "." not in key[5:] and (value.live or value.cut)
+                            and value.kind not in (Kind.MODEL, Kind.VARIABLE, Kind.VARIABLES))
+        return held_values or None
 
     def function_made(self, func: ast.AST, cls, actuals: dict[int, Value], closure: Frame, traced: bool) -> Value | None:
         """`loss_fn = make_loss_fn(model)`, `func` a function of this file whose summary returns a

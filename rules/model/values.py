@@ -272,8 +272,21 @@ def maybe(value: Value, given: list[Value], site: Span) -> Value:
     Its paths are opaque: enough to say a loss uses a model, never to report a break, an unrecorded
     path, or an unstopped one. What was cut before the call stays cut."""
     live = {g if g.opaque else evolve(g, opaque=True) for g in value.live}
+    live |= {g if g.opaque else evolve(g, opaque=True) for v in given for g in held_paths(v)}
     live |= {Grad(origin, site, None, opaque=True) for v in given for origin in trainables_reached(v)}
     return Value(frozenset(live), value.cut, Kind.UNKNOWN, vanish=value.vanish)
+
+
+def held_paths(value: Value, depth: int = 4) -> frozenset[Grad]:
+    """The gradient paths of what a value holds, at any depth: its elements' and fields' (a
+    model's tensors its `__init__` computed: `MyModule(phi)`'s `self.weights_`)."""
+    found = set()
+    if depth:
+        for item in value.items or ():
+            found |= item.live | held_paths(item, depth - 1)
+        for _, item in value.fields or ():
+            found |= item.live | held_paths(item, depth - 1)
+    return frozenset(found)
 
 
 def trainables_reached(value: Value, depth: int = 4) -> frozenset[Origin]:
@@ -328,8 +341,8 @@ def models_reached(value: Value, depth: int = 4) -> frozenset[Origin]:
     several: `m` of `for m in [actor, critic]`), and those its elements and fields hold, at any
     depth (`run_all([tower_a, tower_b], x)`, `{"net": model}`)."""
     found = set()
-    if value.kind == Kind.MODEL and value.model is not None:
-        found.add(value.model)
+    if value.model is not None and value.kind in (Kind.MODEL, Kind.UNKNOWN):
+        found.add(value.model)  # (a model, or a method of one: `module.apply` handed on)
     if value.kind in (Kind.MODEL, Kind.UNKNOWN):
         found |= value.sources  # (one of several models; a join of models with what is not one)
     if depth:
