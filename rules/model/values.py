@@ -277,28 +277,25 @@ def maybe(value: Value, given: list[Value], site: Span) -> Value:
     return Value(frozenset(live), value.cut, Kind.UNKNOWN, vanish=value.vanish)
 
 
-def held_paths(value: Value, depth: int = 4) -> frozenset[Grad]:
+def _within(value: Value, depth: int = 4):
+    """What a value holds, at any depth (to `depth`): its elements and fields, theirs, ..."""
+    if depth:
+        for item in (*(value.items or ()), *(held_value for _, held_value in value.fields or ())):
+            yield item
+            yield from _within(item, depth - 1)
+
+
+def held_paths(value: Value) -> frozenset[Grad]:
     """The gradient paths of what a value holds, at any depth: its elements' and fields' (a
     model's tensors its `__init__` computed: `MyModule(phi)`'s `self.weights_`)."""
-    found = set()
-    if depth:
-        for item in value.items or ():
-            found |= item.live | held_paths(item, depth - 1)
-        for _, item in value.fields or ():
-            found |= item.live | held_paths(item, depth - 1)
-    return frozenset(found)
+    return frozenset(g for item in _within(value) for g in item.live)
 
 
-def trainables_reached(value: Value, depth: int = 4) -> frozenset[Origin]:
-    """The models and variables a value hands to whoever is given it (`models_reached`, and the
-    variables it is or holds)."""
-    found = set(models_reached(value, depth)) | set(value.sources) | set(variable_origins(value))
-    if depth:
-        for item in value.items or ():
-            found |= trainables_reached(item, depth - 1)
-        for _, item in value.fields or ():
-            found |= trainables_reached(item, depth - 1)
-    return frozenset(found)
+def trainables_reached(value: Value) -> frozenset[Origin]:
+    """The models and variables a value hands to whoever is given it: `models_reached`, and the
+    variables it is or holds."""
+    return frozenset(origin for item in (value, *_within(value))
+                     for origin in (*_own_models(item), *variable_origins(item)))
 
 
 def recorded_from_here(grad: Grad) -> Grad:
@@ -336,21 +333,19 @@ def held(value: Value, name: str) -> Value | None:
     return entry
 
 
-def models_reached(value: Value, depth: int = 4) -> frozenset[Origin]:
+def models_reached(value: Value) -> frozenset[Origin]:
     """The models a value hands to whoever is given it: itself, the models it stands for (one of
     several: `m` of `for m in [actor, critic]`), and those its elements and fields hold, at any
     depth (`run_all([tower_a, tower_b], x)`, `{"net": model}`)."""
-    found = set()
-    if value.model is not None and value.kind in (Kind.MODEL, Kind.UNKNOWN):
-        found.add(value.model)  # (a model, or a method of one: `module.apply` handed on)
-    if value.kind in (Kind.MODEL, Kind.UNKNOWN):
-        found |= value.sources  # (one of several models; a join of models with what is not one)
-    if depth:
-        for item in value.items or ():
-            found |= models_reached(item, depth - 1)
-        for _, item in value.fields or ():
-            found |= models_reached(item, depth - 1)
-    return frozenset(found)
+    return frozenset(origin for item in (value, *_within(value)) for origin in _own_models(item))
+
+
+def _own_models(value: Value) -> frozenset[Origin]:
+    """The models a value is: a model (or a method of one: `module.apply` handed on), or one of
+    several (a join of models, with what is not one too)."""
+    if value.kind not in (Kind.MODEL, Kind.UNKNOWN):
+        return frozenset()
+    return value.sources | ({value.model} if value.model is not None else set())
 
 
 def variable_origins(value: Value) -> frozenset[Origin]:
