@@ -452,13 +452,13 @@ class Engine(Statements, Expressions, Calls, Unknown, Objects, Layers, Sinks, Ef
             grads = set(actual.live)
             if actual.kind == Kind.MODEL and actual.model is not None and not _weightless(actual):
                 grads.add(Grad(actual.model, call_span, None, bootstrap=self._bootstrap_call(node)))
+            elif actual.kind in (Kind.VARIABLES, Kind.VARIABLE) and not actual.live:
+                # Variables handed in (`critic(variables, x)`) are read by the function's body.
+                grads |= {Grad(origin, call_span, None) for origin in variable_origins(actual)}
             elif actual.model is None:
                 # Models held in what was given (`run_all([tower_a, tower_b], x)`): the function may
                 # call any of them, or none.
                 grads |= {Grad(origin, call_span, None, opaque=True) for origin in models_reached(actual)}
-            elif actual.kind in (Kind.VARIABLES, Kind.VARIABLE) and not actual.live:
-                # Variables handed in (`critic(variables, x)`) are read by the function's body.
-                grads |= {Grad(origin, call_span, None) for origin in variable_origins(actual)}
             return grads
 
         own = None if func is None else {self.doc.span(p) for p in self._params(func)}
