@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from gradguard.rules import analyze
-from program_headers import entry, first_code_cell, notebook_position, parse_header, sorted_entries
+from program_headers import entry, first_code_cell, notebook_position, notebook_source, parse_header, sorted_entries
 from tensorflow_truth import check_fixed
 
 PROGRAMS = sorted(p for p in (Path(__file__).parent / "programs").iterdir() if p.suffix in (".py", ".ipynb"))
@@ -64,6 +64,16 @@ GAPS = [p for p in PROGRAMS if _gap(p)]
 def _marked(path: Path):
     reason = _gap(path)
     return pytest.param(path, marks=pytest.mark.xfail(reason=reason, strict=True)) if reason else path
+
+
+@pytest.mark.parametrize("path", [_marked(p) for p in PROGRAMS], ids=lambda p: p.name)
+def test_gradguard_reports_what_the_header_expects(path):
+    """gradguard's side of `test_program`, without TensorFlow: in the fast loop, a change of what
+    gradguard reports on the corpus shows at once."""
+    text = path.read_text(encoding="utf-8")
+    source = notebook_source(text) if path.suffix == ".ipynb" else text
+    assert found_entries(path, source) == parse_header(text)["findings"], \
+        f"{path.name}: gradguard disagrees with the header"
 
 
 @pytest.mark.parametrize("path", [_marked(p) for p in PROGRAMS], ids=lambda p: p.name)
