@@ -223,7 +223,6 @@ class Statements:
         self.analysis.tapes.append(tape)
         return tape
 
-
     def _branches(self, blocks: list[list[ast.stmt]], frame: Frame) -> list[dict[str, Value]]:
         """Run each branch from the same state and join the results; returns each branch's state at its end."""
         before = dict(frame.env)

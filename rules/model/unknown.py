@@ -32,10 +32,10 @@ class Unknown:
     def unknown_call(self, site: Site, callee: Value, value: Value, frame: Frame) -> Value:
         """A call nobody can follow: its result may depend on all it was given (`maybe`), not run
         through `op` (the identity, or `tf.stop_gradient`, for all we know), and it may change what
-        it was given: a tape handed to it may watch anything; a list, an object or a variable
-        handed to it (or whose `append` it was handed) may hold anything it was given. What it
-        returns may be any of the named values it was given (`aliases`): a method called on that
-        later, or an attribute set on it, may change them too (`_opaque(cache).assign(v)`)."""
+        it was given: a tape handed to it may watch anything; a list or an object handed to it (or
+        whose `append` it was handed) may hold anything it was given. What it returns may be any of
+        the named values it was given (`aliases`): a method called on that later, or an attribute
+        set on it, may change them too (`_opaque(store).value = v`, `_opaque(cache).assign(v)`)."""
         given = [*site.inputs(), callee]
         for value_given in given:
             if isinstance(value_given.tape, TapeInfo):
