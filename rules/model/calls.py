@@ -257,8 +257,8 @@ class Calls:
         if receiver is not None and receiver.kind == Kind.MODEL and _runs_the_model(method) \
                 and not self._plain_attribute(node.func, callee, frame):
             output = self._model_output(receiver, node, frame)
-            held_values = [held_value for _, held_value in receiver.fields or ()]
-            return self.op(join([output, *site.args, *site.keywords.values(), *held_values]), node, frame)
+            return self.with_held(receiver, self.op(join([output, *site.args, *site.keywords.values()]), node, frame),
+                                  site, frame)
         if callee.kind == Kind.CALLABLE and isinstance(callee.func, ast.ClassDef):
             info = self.class_infos.get(id(callee.func))
             if info is not None and info.has_variables:

@@ -294,7 +294,15 @@ class Layers:
     def run_layer(self, model: Value, site: Site, frame: Frame) -> Value:
         """`layer(x)`: its output depends on its variables, on the models it is built from
         (`contains`) and on its inputs, except what it cuts."""
-        return self._mark_sublayer(self._layer_output(model, site, frame), site, model, frame)
+        return self._mark_sublayer(self.with_held(model, self._layer_output(model, site, frame), site, frame),
+                                   site, model, frame)
+
+    def with_held(self, model: Value, output: Value, site: Site, frame: Frame) -> Value:
+        """`output` of calling `model` (or a method of it), with the tensors the instance keeps
+        from its construction (`Objects.computed_at_construction`): it may return them."""
+        if not model.fields:
+            return output
+        return self.op(join([output, *(held_value for _, held_value in model.fields)]), site.node, frame)
 
     def _layer_output(self, model: Value, site: Site, frame: Frame) -> Value:
         effect = self.effect_of(model)
