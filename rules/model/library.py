@@ -85,6 +85,8 @@ def is_keras_2_only(qualname: str | None) -> bool:
 
 GRADIENT_METHODS = {"gradient", "jacobian", "batch_jacobian"}
 FIT_METHODS = {"fit", "fit_generator", "train_on_batch"}  # Keras differentiates the compiled loss
+
+
 def known_library(qualname: str) -> bool:
     """A function of a library whose meaning is known here: TensorFlow's and Keras's ops (the
     no-gradient table says which cut), NumPy's, and TF Probability's (the holder tables). Any other

@@ -7,6 +7,7 @@ from __future__ import annotations
 import ast
 
 from ..source.walk import walk
+from .binding import bind
 from .callbacks import CALLBACKS, GRAPH_LOOPS, VECTORIZED_FALLBACK
 from .frame import Frame
 from .freshness import free_names
@@ -205,16 +206,7 @@ class Objects:
             return UNKNOWN
         if init is None:
             return Value(fields=(), role="instance", func=info.node)
-        params = self._params(init)
-        frame = Frame({}, self.module, init, summary=True)  # no class: the attributes are this object's
-        for index, param in enumerate(params[1:]):
-            given = site.args[index] if index < len(site.args) else site.keywords.get(param.arg)
-            frame.env[param.arg] = given if given is not None else UNKNOWN
-        self.instantiating.add(id(info))
-        try:
-            self.exec_block(init.body, frame)
-        finally:
-            self.instantiating.discard(id(info))
+        frame = self._run_init(info, init, site, Frame({}, self.module, init, summary=True))
         span = self.doc.span(site.node)
         fields, renamed = [], {}
         for key, value in frame.env.items():
@@ -248,18 +240,27 @@ class Objects:
                         or isinstance(n, ast.alias) and (n.asname or n.name) == "__init__"
                         for statement in info.node.body for n in ast.walk(statement))
             return (("__init__", maybe(join(given), given, self.doc.span(site.node))),) if bound else None
-        run = Frame({}, self.module, init, tapes=frame.tapes)  # (no class: the attributes are this object's)
-        for index, value in self.actuals(site, init).items():
-            run.env[self._params(init)[index].arg] = value
-        self.instantiating.add(id(info))
-        try:
-            self.exec_block(init.body, run)
-        finally:
-            self.instantiating.discard(id(info))
+        run = self._run_init(info, init, site, Frame({}, self.module, init, tapes=frame.tapes))
         held_values = tuple((key.removeprefix("self."), value) for key, value in run.env.items()
                             if key.startswith("self.") and "." not in key[5:] and (value.live or value.cut)
                             and value.kind not in (Kind.MODEL, Kind.VARIABLE, Kind.VARIABLES))
         return held_values or None
+
+    def _run_init(self, info, init: ast.FunctionDef, site: Site, frame: Frame) -> Frame:
+        """`frame` (of `init`, with no class: the attributes it sets are this object's) after
+        `__init__` ran with the call's arguments (`self` not given; a parameter given nothing is
+        unknown, not a module name of the same name)."""
+        params = self._params(init)
+        nodes = site.node.args if isinstance(site.node, ast.Call) and len(site.node.args) == len(site.args) else None
+        actuals = bind(init.args, params, site.args, nodes, site.keywords, 1)
+        for index, param in enumerate(params[1:], start=1):
+            frame.env[param.arg] = actuals.get(index, UNKNOWN)
+        self.instantiating.add(id(info))
+        try:
+            self.exec_block(init.body, frame)
+        finally:
+            self.instantiating.discard(id(info))
+        return frame
 
     def function_made(self, func: ast.AST, cls, actuals: dict[int, Value], closure: Frame, traced: bool) -> Value | None:
         """`loss_fn = make_loss_fn(model)`, `func` a function of this file whose summary returns a
